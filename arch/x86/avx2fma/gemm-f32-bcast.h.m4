@@ -1,0 +1,73 @@
+m4_divert(-1)
+m4_dnl # AVX2 + FMA f32 GEMM microkernel, broadcast form (the x86-64-v3 level): per k step, NV ymm loads
+m4_dnl # of B and MR broadcasts of A, MR*NV accumulators. Edge columns use vmaskmov loads and stores.
+m4_dnl # Instantiated by tkm_ukr_gemm_f32(MR, NV, KU); NR = 8*NV. Contract: docs/microkernel.md.
+
+m4_dnl # lanes of one vector register, as a C expression (a constant for fixed-width ISAs)
+m4_define(<@tkm_vl_f32@>, <@8@>)
+
+m4_define(<@tkm_ukr_name@>, <@tki_ukr_gemm_f32_$1x<@@>m4_eval($2 * 8)_avx2fma_bcast_u$3@>)
+
+m4_define(<@tkm_ukr_header_begin@>, <@#ifndef TK_GEN_UKR_F32_AVX2FMA_H
+#define TK_GEN_UKR_F32_AVX2FMA_H
+#include <immintrin.h>
+#include "tk/internal.h"
+
+/* all-ones in the lanes of vector v that hold columns < n */
+static inline TKM_TARGET __m256i tki_mask8_avx2fma(size_t n, size_t first)
+{
+    size_t left = n > first ? n - first : 0;
+    int l = left >= 8 ? 8 : (int)left;
+    return _mm256_cmpgt_epi32(_mm256_set1_epi32(l), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+}
+@>)
+m4_define(<@tkm_ukr_header_end@>, <@#endif /* TK_GEN_UKR_F32_AVX2FMA_H */@>)
+
+m4_define(<@_tkm_avx2_step@>, <@        {
+tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@            const __m256 b_<@@>TKM_V = _mm256_loadu_ps(b + m4_eval(TKM_V * 8));
+@>)m4_dnl
+tkm_for(<@TKM_I@>, 0, TKM_MR - 1, <@            {
+                const __m256 ai = _mm256_broadcast_ss(a + TKM_I);
+tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@                tkm_acc(TKM_I, TKM_V) = _mm256_fmadd_ps(ai, b_<@@>TKM_V, tkm_acc(TKM_I, TKM_V));
+@>)m4_dnl
+            }
+@>)m4_dnl
+            a += TKM_MR;
+            b += ldb;
+        }
+@>)
+
+m4_define(<@_tkm_avx2_rows@>, <@tkm_for(<@TKM_I@>, 0, TKM_MR - 1, <@            if (m > TKM_I) {
+tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@                $1
+@>)m4_dnl
+            }
+@>)@>)
+
+m4_define(<@tkm_ukr_gemm_f32@>, <@tkm_nargs(<@tkm_ukr_gemm_f32@>, 3, $#)m4_dnl
+m4_pushdef(<@TKM_MR@>, <@$1@>)m4_pushdef(<@TKM_NV@>, <@$2@>)m4_pushdef(<@TKM_KU@>, <@$3@>)m4_dnl
+static inline TKM_TARGET void tkm_ukr_name($1, $2, $3)(TKI_UKR_PARAMS)
+{
+    size_t p = 0;
+tkm_for(<@TKM_I@>, 0, TKM_MR - 1, <@tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@    __m256 tkm_acc(TKM_I, TKM_V) = _mm256_setzero_ps();
+@>)@>)m4_dnl
+    for (; p + TKM_KU <= k; p += TKM_KU) {
+tkm_for(<@TKM_U@>, 1, TKM_KU, <@_tkm_avx2_step@>)m4_dnl
+    }
+    for (; p < k; p++) {
+_tkm_avx2_step    }
+    {
+        const __m256 va = _mm256_set1_ps(aux->alpha);
+tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@        const __m256i k_<@@>TKM_V = tki_mask8_avx2fma(n, m4_eval(TKM_V * 8));
+        const __m256 bias_<@@>TKM_V = aux->bias ? _mm256_maskload_ps(aux->bias + m4_eval(TKM_V * 8), k_<@@>TKM_V) : _mm256_setzero_ps();
+@>)m4_dnl
+        if (aux->beta == 0.0f) {
+_tkm_avx2_rows(<@_mm256_maskstore_ps(c + TKM_I * ldc + m4_eval(TKM_V * 8), k_<@@>TKM_V, _mm256_fmadd_ps(va, tkm_acc(TKM_I, TKM_V), bias_<@@>TKM_V));@>)m4_dnl
+        } else {
+            const __m256 vb = _mm256_set1_ps(aux->beta);
+_tkm_avx2_rows(<@_mm256_maskstore_ps(c + TKM_I * ldc + m4_eval(TKM_V * 8), k_<@@>TKM_V, _mm256_fmadd_ps(vb, _mm256_maskload_ps(c + TKM_I * ldc + m4_eval(TKM_V * 8), k_<@@>TKM_V), _mm256_fmadd_ps(va, tkm_acc(TKM_I, TKM_V), bias_<@@>TKM_V)));@>)m4_dnl
+        }
+    }
+}
+m4_popdef(<@TKM_MR@>)m4_popdef(<@TKM_NV@>)m4_popdef(<@TKM_KU@>)m4_dnl
+@>)
+m4_divert(0)m4_dnl

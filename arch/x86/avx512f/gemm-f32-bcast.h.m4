@@ -1,0 +1,74 @@
+m4_divert(-1)
+m4_dnl # AVX-512 f32 GEMM microkernel, broadcast form: per k step, NV zmm loads of B and MR broadcasts of
+m4_dnl # A (folded by the compiler into embedded-broadcast FMA operands), MR*NV accumulators.
+m4_dnl # Edges: rows are guarded by m, columns by AVX-512 masks, so there is no scalar tail.
+m4_dnl # Instantiated by tkm_ukr_gemm_f32(MR, NV, KU); NR = 16*NV. Contract: docs/microkernel.md.
+
+m4_dnl # lanes of one vector register, as a C expression (a constant for fixed-width ISAs)
+m4_define(<@tkm_vl_f32@>, <@16@>)
+
+m4_define(<@tkm_ukr_name@>, <@tki_ukr_gemm_f32_$1x<@@>m4_eval($2 * 16)_avx512f_bcast_u$3@>)
+
+m4_define(<@tkm_ukr_header_begin@>, <@#ifndef TK_GEN_UKR_F32_AVX512F_H
+#define TK_GEN_UKR_F32_AVX512F_H
+#include <immintrin.h>
+#include "tk/internal.h"
+
+/* lanes of vector v that hold columns < n */
+static inline TKM_TARGET __mmask16 tki_mask16_avx512f(size_t n, size_t first)
+{
+    size_t left = n > first ? n - first : 0;
+    return left >= 16 ? (__mmask16)0xFFFF : (__mmask16)((1u << left) - 1u);
+}
+@>)
+m4_define(<@tkm_ukr_header_end@>, <@#endif /* TK_GEN_UKR_F32_AVX512F_H */@>)
+
+m4_define(<@_tkm_avx512_step@>, <@        {
+tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@            const __m512 b_<@@>TKM_V = _mm512_loadu_ps(b + m4_eval(TKM_V * 16));
+@>)m4_dnl
+tkm_for(<@TKM_I@>, 0, TKM_MR - 1, <@            {
+                const __m512 ai = _mm512_set1_ps(a[TKM_I]);
+tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@                tkm_acc(TKM_I, TKM_V) = _mm512_fmadd_ps(ai, b_<@@>TKM_V, tkm_acc(TKM_I, TKM_V));
+@>)m4_dnl
+            }
+@>)m4_dnl
+            a += TKM_MR;
+            b += ldb;
+        }
+@>)
+
+m4_dnl # _tkm_avx512_store(EXPR-OF-ROW-I-VECTOR-V): one masked store per accumulator of the valid rows
+m4_define(<@_tkm_avx512_rows@>, <@tkm_for(<@TKM_I@>, 0, TKM_MR - 1, <@            if (m > TKM_I) {
+tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@                $1
+@>)m4_dnl
+            }
+@>)@>)
+
+m4_define(<@tkm_ukr_gemm_f32@>, <@tkm_nargs(<@tkm_ukr_gemm_f32@>, 3, $#)m4_dnl
+m4_pushdef(<@TKM_MR@>, <@$1@>)m4_pushdef(<@TKM_NV@>, <@$2@>)m4_pushdef(<@TKM_KU@>, <@$3@>)m4_dnl
+static inline TKM_TARGET void tkm_ukr_name($1, $2, $3)(TKI_UKR_PARAMS)
+{
+    size_t p = 0;
+tkm_for(<@TKM_I@>, 0, TKM_MR - 1, <@tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@    __m512 tkm_acc(TKM_I, TKM_V) = _mm512_setzero_ps();
+@>)@>)m4_dnl
+    for (; p + TKM_KU <= k; p += TKM_KU) {
+tkm_for(<@TKM_U@>, 1, TKM_KU, <@_tkm_avx512_step@>)m4_dnl
+    }
+    for (; p < k; p++) {
+_tkm_avx512_step    }
+    {
+        const __m512 va = _mm512_set1_ps(aux->alpha);
+tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@        const __mmask16 k_<@@>TKM_V = tki_mask16_avx512f(n, m4_eval(TKM_V * 16));
+        const __m512 bias_<@@>TKM_V = aux->bias ? _mm512_maskz_loadu_ps(k_<@@>TKM_V, aux->bias + m4_eval(TKM_V * 16)) : _mm512_setzero_ps();
+@>)m4_dnl
+        if (aux->beta == 0.0f) {
+_tkm_avx512_rows(<@_mm512_mask_storeu_ps(c + TKM_I * ldc + m4_eval(TKM_V * 16), k_<@@>TKM_V, _mm512_fmadd_ps(va, tkm_acc(TKM_I, TKM_V), bias_<@@>TKM_V));@>)m4_dnl
+        } else {
+            const __m512 vb = _mm512_set1_ps(aux->beta);
+_tkm_avx512_rows(<@_mm512_mask_storeu_ps(c + TKM_I * ldc + m4_eval(TKM_V * 16), k_<@@>TKM_V, _mm512_fmadd_ps(vb, _mm512_maskz_loadu_ps(k_<@@>TKM_V, c + TKM_I * ldc + m4_eval(TKM_V * 16)), _mm512_fmadd_ps(va, tkm_acc(TKM_I, TKM_V), bias_<@@>TKM_V)));@>)m4_dnl
+        }
+    }
+}
+m4_popdef(<@TKM_MR@>)m4_popdef(<@TKM_NV@>)m4_popdef(<@TKM_KU@>)m4_dnl
+@>)
+m4_divert(0)m4_dnl

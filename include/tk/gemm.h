@@ -1,0 +1,91 @@
+/* tk/gemm.h - f32 GEMM, row-major: C = act(alpha * op(A) op(B) + beta * C + bias).
+ *
+ *   #include <tk/gemm.h>
+ *   tk_status s = tk_gemm_f32(TK_NO_TRANS, TK_NO_TRANS, m, n, k, 1.0f, a, k, b, n, 0.0f, c, n);
+ *
+ * Header-only: nothing to link, no allocation, no threads, no global state to initialise. The kernels
+ * and blocking come from the tuning table of the CPU this copy was generated for (tk_cpu_name()).
+ * Every function is static inline, so translation units built with different flags never clash.
+ * Errors are tk_status values; on any error C is left untouched. See docs/api.md. */
+#ifndef TK_GEMM_H
+#define TK_GEMM_H
+
+#include "tk/types.h"
+#include "tk/internal.h"
+#include "tk/gen/config.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Bytes of workspace tk_gemm_f32_ex needs for d's shape (0 when there is nothing to do). Pass at
+ * least that much, aligned to TK_WORKSPACE_ALIGN, in d->workspace, or leave it NULL to use tk's
+ * static per-thread buffer. Each concurrently running part needs its own workspace. */
+static inline size_t tk_gemm_f32_workspace_size(const tk_gemm_desc *d)
+{
+    return TKI_SEL(tki_gemm_f32_workspace_size)(d);
+}
+
+/* Descriptor form: epilogue, explicit workspace and the work partition (part of nparts). */
+static inline tk_status tk_gemm_f32_ex(const tk_gemm_desc *d)
+{
+    return TKI_SEL(tki_gemm_f32_ex)(d);
+}
+
+static inline tk_status tk_gemm_f32(tk_trans transa, tk_trans transb, size_t m, size_t n, size_t k,
+                                    float alpha, const float *a, size_t lda, const float *b,
+                                    size_t ldb, float beta, float *c, size_t ldc)
+{
+    tk_gemm_desc d;
+    memset(&d, 0, sizeof d);
+    d.transa = transa; d.transb = transb;
+    d.m = m; d.n = n; d.k = k;
+    d.alpha = alpha; d.a = a; d.lda = lda; d.b = b; d.ldb = ldb;
+    d.beta = beta; d.c = c; d.ldc = ldc;
+    return tk_gemm_f32_ex(&d);
+}
+
+/* The CPU table this copy of tk was generated for, e.g. "zen5". */
+static inline const char *tk_cpu_name(void) { return TKI_CPU_NAME; }
+
+#if defined(_OPENMP)
+#include <omp.h>
+/* Optional helper, compiled only with OpenMP: runs parts 0..T-1 of T on the OpenMP threads, each
+ * with its own static workspace (d->workspace must be NULL). d->part / d->nparts are ignored. The
+ * split is the table's, so results are bitwise those of one thread. */
+static inline tk_status tk_gemm_f32_omp(const tk_gemm_desc *d)
+{
+    tk_status st = TK_OK;
+    tk_gemm_desc probe;
+    if (!d) return TK_ERR_NULL;
+    if (d->workspace) return TK_ERR_WORKSPACE;
+    probe = *d;
+    probe.part = 0;
+    probe.nparts = 1;
+    {
+        /* validate once up front so that no thread writes C when another would fail */
+        tki_gemm_args g;
+        int nothing;
+        st = tki_gemm_check(&probe, &g, &nothing);
+        if (st != TK_OK || nothing) return st;
+    }
+#pragma omp parallel
+    {
+        tk_gemm_desc mine = *d;
+        tk_status s;
+        mine.part = (size_t)omp_get_thread_num();
+        mine.nparts = (size_t)omp_get_num_threads();
+        s = tk_gemm_f32_ex(&mine);
+        if (s != TK_OK) {
+#pragma omp critical(tk_gemm_f32_omp)
+            st = s;
+        }
+    }
+    return st;
+}
+#endif
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* TK_GEMM_H */

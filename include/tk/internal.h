@@ -1,0 +1,212 @@
+/* tk/internal.h - what generated headers share: the microkernel contract (see docs/microkernel.md),
+ * portability macros and the ISA-neutral epilogue math. Hand-written; internal names are tki_/TKI_. */
+#ifndef TK_INTERNAL_H
+#define TK_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "tk/types.h"
+
+#if defined(__cplusplus)
+#define TKI_RESTRICT __restrict
+#elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 199901L
+#define TKI_RESTRICT restrict
+#else
+#define TKI_RESTRICT
+#endif
+
+/* The default workspace is a static buffer per thread where the compiler offers thread storage, so
+ * concurrent callers never share it; without it, concurrent tk calls must pass their own workspace. */
+#if defined(__cplusplus) && __cplusplus >= 201103L
+#define TKI_THREAD_LOCAL thread_local
+#elif defined(__STDC_VERSION__) && __STDC_VERSION__ >= 201112L && !defined(__STDC_NO_THREADS__)
+#define TKI_THREAD_LOCAL _Thread_local
+#elif defined(__GNUC__)
+#define TKI_THREAD_LOCAL __thread
+#else
+#define TKI_THREAD_LOCAL
+#endif
+
+#if defined(__GNUC__)
+#define TKI_ALIGNED(n) __attribute__((aligned(n)))
+#define TKI_UNUSED __attribute__((unused))
+#else
+#define TKI_ALIGNED(n)
+#define TKI_UNUSED
+#endif
+
+/* What a microkernel needs besides its operands. The framework passes beta = 1 and bias = NULL for
+ * every k block but the first (beta) and the last (bias), so the kernel itself never knows about
+ * k blocking. */
+typedef struct tki_ukr_aux {
+    float alpha;
+    float beta;          /* 0: C is never read */
+    const float *bias;   /* n floats for this tile's columns, or NULL */
+} tki_ukr_aux;
+
+/* The one microkernel signature (docs/microkernel.md):
+ *   c[i*ldc + j] = alpha * sum_p a[p*MR + i] * b[p*ldb + j] + beta * c[i*ldc + j] + bias[j]
+ * for i < m <= MR, j < n <= NR. `a` is packed (MR floats per p, zero padded); `b` is k rows of at
+ * least NR readable floats, ldb apart (a packed panel has ldb == NR). */
+#define TKI_UKR_PARAMS                                                                               \
+    size_t k, const float *TKI_RESTRICT a, const float *TKI_RESTRICT b, size_t ldb,                 \
+        float *TKI_RESTRICT c, size_t ldc, size_t m, size_t n, const tki_ukr_aux *TKI_RESTRICT aux
+typedef void (*tki_ukr_fn)(TKI_UKR_PARAMS);
+
+/* ---- epilogue activations: portable, no libm, so nothing needs linking ---- */
+
+/* exp(x) for the activations: range reduction by ln2 and a degree-6 polynomial; relative error
+ * about 2e-7 over the range that matters, saturating outside [-87, 88]. */
+static inline float tki_expf(float x)
+{
+    if (x != x) return x;
+    if (x > 88.0f) x = 88.0f;
+    if (x < -87.0f) x = -87.0f;
+    const float ln2_hi = 0.693145751953125f, ln2_lo = 1.428606765330187e-06f;
+    float fn = x * 1.4426950408889634f;
+    fn = fn >= 0.0f ? (float)(int)(fn + 0.5f) : (float)(int)(fn - 0.5f);
+    float r = (x - fn * ln2_hi) - fn * ln2_lo;
+    float p = 1.0f / 720.0f;
+    p = p * r + 1.0f / 120.0f;
+    p = p * r + 1.0f / 24.0f;
+    p = p * r + 1.0f / 6.0f;
+    p = p * r + 0.5f;
+    p = p * r + 1.0f;
+    p = p * r + 1.0f;
+    union { uint32_t u; float f; } s;
+    s.u = (uint32_t)((int32_t)fn + 127) << 23;
+    return p * s.f;
+}
+
+static inline float tki_act(float x, tk_epilogue kind, float lo, float hi)
+{
+    switch (kind) {
+    case TK_EPI_RELU: return x > 0.0f ? x : 0.0f;
+    case TK_EPI_GELU: {
+        /* tanh(u) = 1 - 2 / (exp(2u) + 1) */
+        float u = 0.7978845608028654f * (x + 0.044715f * x * x * x);
+        float t = 1.0f - 2.0f / (tki_expf(2.0f * u) + 1.0f);
+        return 0.5f * x * (1.0f + t);
+    }
+    case TK_EPI_SILU: return x / (1.0f + tki_expf(-x));
+    case TK_EPI_CLAMP: return x < lo ? lo : (x > hi ? hi : x);
+    default: return x;
+    }
+}
+
+/* Applied to a finished tile while it is still in L1, right after its last k block. */
+static inline void tki_act_tile(float *c, size_t ldc, size_t m, size_t n, tk_epilogue kind, float lo,
+                                float hi)
+{
+    size_t i, j;
+    if (kind == TK_EPI_NONE) return;
+    for (i = 0; i < m; i++)
+        for (j = 0; j < n; j++) c[i * ldc + j] = tki_act(c[i * ldc + j], kind, lo, hi);
+}
+
+static inline size_t tki_min(size_t a, size_t b) { return a < b ? a : b; }
+static inline size_t tki_round_up(size_t a, size_t b) { return (a + b - 1) / b * b; }
+
+/* Everything the blocked driver needs from the validated call. */
+typedef struct tki_gemm_args {
+    tk_trans transa, transb;
+    size_t m, n, k;
+    float alpha, beta;
+    const float *a; size_t lda;
+    const float *b; size_t ldb;
+    float *c; size_t ldc;
+    tk_epilogue epi;
+    const float *bias;
+    float lo, hi;
+} tki_gemm_args;
+
+
+
+/* A tile configuration of one table row, as the generated decision tree returns it. */
+typedef struct tki_gemm_cfg {
+    tki_ukr_fn ukr;
+    unsigned mr, nv, ku;     /* tile: MR rows x NV vectors; ku is the k unroll of the kernel */
+    unsigned mc, ncp, kc;    /* cache blocks: mc rows, ncp NR-panels, kc depth */
+    unsigned packb;          /* 0: B is read in place when it is not transposed */
+    char split;              /* 'm' or 'n': the dimension the work partition cuts */
+} tki_gemm_cfg;
+
+/* Byte extent of a rows x cols matrix with leading dimension ld; 0 when it would overflow. */
+static inline size_t tki_extent(size_t rows, size_t cols, size_t ld)
+{
+    if (rows == 0 || cols == 0) return 0;
+    if (rows - 1 > (SIZE_MAX / 4 - cols) / ld) return 0;
+    return ((rows - 1) * ld + cols) * 4;
+}
+
+static inline int tki_overlap(const void *p, size_t pn, const void *q, size_t qn)
+{
+    uintptr_t a = (uintptr_t)p, b = (uintptr_t)q;
+    return pn && qn && a < b + qn && b < a + pn;
+}
+
+/* Validates everything that does not depend on the CPU table; fills *g. *nothing is set when there
+ * is no work (m or n zero): BLAS semantics, C untouched. The checks run before any write. */
+static inline tk_status tki_gemm_check(const tk_gemm_desc *d, tki_gemm_args *g, int *nothing)
+{
+    size_t ea, eb, ec, arows, acols, brows, bcols;
+    int need_ab;
+    *nothing = 0;
+    if (!d) return TK_ERR_NULL;
+    if ((d->transa != TK_NO_TRANS && d->transa != TK_TRANS) ||
+        (d->transb != TK_NO_TRANS && d->transb != TK_TRANS))
+        return TK_ERR_TRANS;
+    if ((unsigned)d->epilogue > (unsigned)TK_EPI_CLAMP) return TK_ERR_EPILOGUE;
+    if (d->epilogue == TK_EPI_CLAMP && !(d->clamp_lo <= d->clamp_hi)) return TK_ERR_EPILOGUE;
+    if (d->nparts == 0 ? d->part != 0 : d->part >= d->nparts) return TK_ERR_PARTITION;
+    /* stored shapes: op(A) is m x k, op(B) is k x n; a transposed operand is stored the other way */
+    arows = d->transa == TK_NO_TRANS ? d->m : d->k;
+    acols = d->transa == TK_NO_TRANS ? d->k : d->m;
+    brows = d->transb == TK_NO_TRANS ? d->k : d->n;
+    bcols = d->transb == TK_NO_TRANS ? d->n : d->k;
+    if (d->m == 0 || d->n == 0) {
+        *nothing = 1;
+        return TK_OK;
+    }
+    need_ab = d->k > 0 && d->alpha != 0.0f;
+    if (!d->c || (need_ab && (!d->a || !d->b))) return TK_ERR_NULL;
+    if (d->ldc < d->n) return TK_ERR_LDC;
+    if (need_ab && d->lda < acols) return TK_ERR_LDA;
+    if (need_ab && d->ldb < bcols) return TK_ERR_LDB;
+    ec = tki_extent(d->m, d->n, d->ldc);
+    ea = need_ab ? tki_extent(arows, acols, d->lda) : 0;
+    eb = need_ab ? tki_extent(brows, bcols, d->ldb) : 0;
+    if (!ec || (need_ab && (!ea || !eb))) return TK_ERR_OVERFLOW;
+    if ((uintptr_t)d->c > UINTPTR_MAX - ec || (need_ab && ((uintptr_t)d->a > UINTPTR_MAX - ea ||
+                                                          (uintptr_t)d->b > UINTPTR_MAX - eb)))
+        return TK_ERR_OVERFLOW;
+    if (tki_overlap(d->c, ec, d->a, ea) || tki_overlap(d->c, ec, d->b, eb) ||
+        (d->bias && tki_overlap(d->c, ec, d->bias, d->n * 4)))
+        return TK_ERR_ALIAS;
+    if (d->workspace && ((uintptr_t)d->workspace % TK_WORKSPACE_ALIGN)) return TK_ERR_ALIGNMENT;
+    g->transa = d->transa; g->transb = d->transb;
+    g->m = d->m; g->n = d->n; g->k = need_ab ? d->k : 0;
+    g->alpha = d->alpha; g->beta = d->beta;
+    g->a = d->a; g->lda = d->lda; g->b = d->b; g->ldb = d->ldb;
+    g->c = d->c; g->ldc = d->ldc;
+    g->epi = d->epilogue; g->bias = d->bias; g->lo = d->clamp_lo; g->hi = d->clamp_hi;
+    return TK_OK;
+}
+
+/* k == 0 or alpha == 0: C = act(beta*C + bias) over rows [i0, i1) and columns [j0, j1); A and B are
+ * not read (BLAS), and beta == 0 does not read C. */
+static inline void tki_gemm_scale(const tki_gemm_args *g, size_t i0, size_t i1, size_t j0, size_t j1)
+{
+    size_t i, j;
+    for (i = i0; i < i1; i++) {
+        float *cr = g->c + i * g->ldc;
+        for (j = j0; j < j1; j++) {
+            float r = g->beta == 0.0f ? 0.0f : g->beta * cr[j];
+            if (g->bias) r += g->bias[j];
+            cr[j] = tki_act(r, g->epi, g->lo, g->hi);
+        }
+    }
+}
+#endif /* TK_INTERNAL_H */

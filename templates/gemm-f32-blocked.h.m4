@@ -1,0 +1,236 @@
+m4_divert(-1)
+m4_dnl # The ISA-neutral f32 GEMM framework for one CPU table (BLIS-style five loops around the
+m4_dnl # microkernel): configurations, the decision tree over shape buckets, packing, cache blocking, edge
+m4_dnl # tiles, the k-block beta/bias rule, the epilogue pass, the work partition and the public entry.
+m4_dnl # Names carry the CPU suffix (TKM_CPU) so headers of several CPUs can meet in one program.
+m4_dnl # Never names an ISA: the microkernels, tkm_ukr_name and tkm_vl_f32 come from the ISA template.
+
+m4_define(<@tkm_gemm_begin@>, <@m4_dnl
+#ifndef TK_GEN_GEMM_F32_<@@>TKM_CPU<@@>_H
+#define TK_GEN_GEMM_F32_<@@>TKM_CPU<@@>_H
+m4_ifelse(TKM_REQUIRE_MACRO, <@none@>, <@@>, <@#if !defined(TKM_REQUIRE_MACRO)
+#error "tk: these headers were generated for TKM_CPU_TOKEN (TKM_ISA); compile with TKM_CFLAGS"
+#endif
+@>)m4_dnl
+#include "tk/internal.h"
+#include "ukr_f32_<@@>TKM_ISA.h"
+
+/* Static default workspace of this table: TKM_WS_FLOATS floats (m4_eval(TKM_WS_FLOATS * 4) bytes) per thread. */
+#define TKI_GEMM_F32_WS_FLOATS_<@@>TKM_CPU TKM_WS_FLOATS
+
+/* One entry per table row, in row order; the decision tree below returns the index. */
+static const tki_gemm_cfg tki_gemm_f32_cfgs_<@@>TKM_CPU[TKM_NCFG] = {
+@>)
+
+m4_dnl # tkm_gemm_config(ID, MR, NV, KU, MC, NC_PANELS, KC, PACKB, SPLIT, EVIDENCE, WHERE)
+m4_define(<@tkm_gemm_config@>, <@tkm_nargs(<@tkm_gemm_config@>, 11, $#)m4_dnl
+    {tkm_ukr_name($2, $3, $4), $2, $3, $4, $5, $6, $7, $8, m4_ifelse($9, m, 0x6d, 0x6e)}, /* $1: $10, $11 */@>)
+
+m4_define(<@tkm_gemm_select_begin@>, <@m4_dnl
+};
+
+/* The decision tree over shape buckets: first matching row wins. Pure and inline, so with constant
+ * m, n, k the whole choice folds to a constant at -O2. */
+static inline TKI_UNUSED int tki_gemm_f32_select_<@@>TKM_CPU<@@>(size_t m, size_t n, size_t k)
+{
+    (void)m; (void)n; (void)k;
+@>)
+
+m4_dnl # _tkm_bound(VAR, LO, HI): the C conditions for LO <= VAR <= HI, HI 0 meaning unbounded
+m4_define(<@_tkm_bound@>, <@m4_ifelse($2, 1, <@@>, <@ && $1 >= $2@>)m4_ifelse($3, 0, <@@>, <@ && $1 <= $3@>)@>)
+
+m4_dnl # tkm_gemm_bucket(ID, MLO, MHI, NLO, NHI, KLO, KHI)
+m4_define(<@tkm_gemm_bucket@>, <@tkm_nargs(<@tkm_gemm_bucket@>, 7, $#)m4_dnl
+m4_pushdef(<@TKM_COND@>, _tkm_bound(m, $2, $3)_tkm_bound(n, $4, $5)_tkm_bound(k, $6, $7))m4_dnl
+m4_ifelse(TKM_COND, <@@>, <@    return $1;@>, <@    if (1<@@>TKM_COND) return $1;@>)m4_popdef(<@TKM_COND@>)@>)
+
+m4_define(<@tkm_gemm_select_end@>, <@m4_dnl
+}
+@>)
+
+m4_define(<@tkm_gemm_end@>, <@m4_dnl
+/* op(A)[i0 : i0+mc, p0 : p0+kc] into MR-row panels, p-major inside a panel, rows past mc zeroed. */
+static inline TKM_TARGET void tki_gemm_f32_pack_a_<@@>TKM_CPU<@@>(const tki_gemm_args *g, size_t i0, size_t mc,
+                                                     size_t p0, size_t kc, size_t mr, float *TKI_RESTRICT dst)
+{
+    size_t ib, i, p;
+    for (ib = 0; ib < mc; ib += mr, dst += mr * kc) {
+        size_t rows = tki_min(mr, mc - ib);
+        if (g->transa == TK_NO_TRANS) {
+            for (i = 0; i < rows; i++) {
+                const float *src = g->a + (i0 + ib + i) * g->lda + p0;
+                for (p = 0; p < kc; p++) dst[p * mr + i] = src[p];
+            }
+        } else {
+            for (p = 0; p < kc; p++) {
+                const float *src = g->a + (p0 + p) * g->lda + i0 + ib;
+                for (i = 0; i < rows; i++) dst[p * mr + i] = src[i];
+            }
+        }
+        for (i = rows; i < mr; i++)
+            for (p = 0; p < kc; p++) dst[p * mr + i] = 0.0f;
+    }
+}
+
+/* op(B)[p0 : p0+kc, j0 : j0+nc] into NR-column panels, row-major inside a panel, columns past nc zeroed. */
+static inline TKM_TARGET void tki_gemm_f32_pack_b_<@@>TKM_CPU<@@>(const tki_gemm_args *g, size_t p0, size_t kc,
+                                                     size_t j0, size_t nc, size_t nr, float *TKI_RESTRICT dst)
+{
+    size_t jb, j, p;
+    for (jb = 0; jb < nc; jb += nr, dst += nr * kc) {
+        size_t cols = tki_min(nr, nc - jb);
+        if (g->transb == TK_NO_TRANS) {
+            for (p = 0; p < kc; p++) {
+                const float *src = g->b + (p0 + p) * g->ldb + j0 + jb;
+                for (j = 0; j < cols; j++) dst[p * nr + j] = src[j];
+                for (; j < nr; j++) dst[p * nr + j] = 0.0f;
+            }
+        } else {
+            for (j = 0; j < cols; j++) {
+                const float *src = g->b + (j0 + jb + j) * g->ldb + p0;
+                for (p = 0; p < kc; p++) dst[p * nr + j] = src[p];
+            }
+            for (p = 0; p < kc; p++)
+                for (j = cols; j < nr; j++) dst[p * nr + j] = 0.0f;
+        }
+    }
+}
+
+/* Floats of workspace the configuration needs for an m x n x k problem (upper bound for any part). */
+static inline size_t tki_gemm_f32_cfg_ws_<@@>TKM_CPU<@@>(const tki_gemm_cfg *cfg, size_t m, size_t n, size_t k)
+{
+    size_t nr = (size_t)cfg->nv * (tkm_vl_f32), mr = cfg->mr;
+    size_t kc = tki_min(cfg->kc, k ? k : 1);
+    size_t mc = tki_min(cfg->mc, tki_round_up(m, mr));
+    size_t nc = cfg->packb ? tki_min((size_t)cfg->ncp * nr, tki_round_up(n, nr)) : nr;
+    return tki_round_up(mc * kc, 16) + kc * nc + 16;
+}
+
+/* The five loops (BLIS order jc, pc, ic, jr, ir) over rows [i0, i1) and columns [j0, j1).
+ * ws holds ws_floats floats; nc shrinks to fit it (only the static buffer can be short, on a
+ * vector-length-agnostic machine wider than the table assumed). */
+static inline TKM_TARGET void tki_gemm_f32_blocked_<@@>TKM_CPU<@@>(const tki_gemm_cfg *cfg, const tki_gemm_args *g,
+                                                      size_t i0, size_t i1, size_t j0, size_t j1,
+                                                      float *ws, size_t ws_floats)
+{
+    const size_t mr = cfg->mr, nr = (size_t)cfg->nv * (tkm_vl_f32);
+    const size_t kc = tki_min(cfg->kc, g->k), mc = tki_min(cfg->mc, tki_round_up(g->m, mr));
+    const size_t pa_floats = tki_round_up(mc * kc, 16);
+    const int direct_b = !cfg->packb && g->transb == TK_NO_TRANS;
+    size_t ncp = direct_b ? 1 : cfg->ncp, jc, pc, ic, jr, ir;
+    float *pa = ws, *pb = ws + pa_floats;
+    while (ncp > 1 && pa_floats + kc * ncp * nr + 16 > ws_floats) ncp--;
+    for (jc = j0; jc < j1; jc += direct_b ? j1 - j0 : ncp * nr) {
+        const size_t ncur = direct_b ? j1 - j0 : tki_min(ncp * nr, j1 - jc);
+        for (pc = 0; pc < g->k; pc += kc) {
+            const size_t kcur = tki_min(kc, g->k - pc);
+            const int first = pc == 0, last = pc + kcur == g->k;
+            tki_ukr_aux aux;
+            size_t edge = ncur % nr;
+            aux.alpha = g->alpha;
+            aux.beta = first ? g->beta : 1.0f;
+            if (direct_b) {
+                /* B is read in place; only a ragged last panel is copied, so loads stay in bounds */
+                if (edge) tki_gemm_f32_pack_b_<@@>TKM_CPU<@@>(g, pc, kcur, jc + ncur - edge, edge, nr, pb);
+            } else {
+                tki_gemm_f32_pack_b_<@@>TKM_CPU<@@>(g, pc, kcur, jc, ncur, nr, pb);
+            }
+            for (ic = i0; ic < i1; ic += mc) {
+                const size_t mcur = tki_min(mc, i1 - ic);
+                tki_gemm_f32_pack_a_<@@>TKM_CPU<@@>(g, ic, mcur, pc, kcur, mr, pa);
+                for (jr = 0; jr < ncur; jr += nr) {
+                    const size_t ncols = tki_min(nr, ncur - jr);
+                    const float *bp;
+                    size_t ldb;
+                    if (!direct_b) {
+                        bp = pb + (jr / nr) * kcur * nr;
+                        ldb = nr;
+                    } else if (ncols < nr) {
+                        bp = pb;
+                        ldb = nr;
+                    } else {
+                        bp = g->b + pc * g->ldb + jc + jr;
+                        ldb = g->ldb;
+                    }
+                    aux.bias = last && g->bias ? g->bias + jc + jr : NULL;
+                    for (ir = 0; ir < mcur; ir += mr) {
+                        const size_t mrows = tki_min(mr, mcur - ir);
+                        float *ct = g->c + (ic + ir) * g->ldc + jc + jr;
+                        cfg->ukr(kcur, pa + (ir / mr) * kcur * mr, bp, ldb, ct, g->ldc, mrows, ncols, &aux);
+                        if (last) tki_act_tile(ct, g->ldc, mrows, ncols, g->epi, g->lo, g->hi);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/* Part `part` of `nparts` of a validated problem. Parts cut whole tiles along the table's split
+ * dimension, and every element is computed the same way whatever the cut: results do not depend
+ * on the number of parts. */
+static inline TKM_TARGET void tki_gemm_f32_part_<@@>TKM_CPU<@@>(const tki_gemm_args *g, size_t part, size_t nparts,
+                                                   float *ws, size_t ws_floats)
+{
+    const tki_gemm_cfg *cfg = &tki_gemm_f32_cfgs_<@@>TKM_CPU[tki_gemm_f32_select_<@@>TKM_CPU<@@>(g->m, g->n, g->k)];
+    size_t i0 = 0, i1 = g->m, j0 = 0, j1 = g->n;
+    if (nparts > 1) {
+        int by_n = cfg->split == 0x6e;
+        size_t unit = by_n ? (size_t)cfg->nv * (tkm_vl_f32) : cfg->mr;
+        size_t len = by_n ? g->n : g->m;
+        size_t tiles = (len + unit - 1) / unit;
+        size_t t0 = tiles * part / nparts, t1 = tiles * (part + 1) / nparts;
+        size_t lo = tki_min(t0 * unit, len), hi = tki_min(t1 * unit, len);
+        if (by_n) j0 = lo, j1 = hi; else i0 = lo, i1 = hi;
+    }
+    if (i0 >= i1 || j0 >= j1) return;
+    if (g->k == 0) {
+        tki_gemm_scale(g, i0, i1, j0, j1);
+        return;
+    }
+    tki_gemm_f32_blocked_<@@>TKM_CPU<@@>(cfg, g, i0, i1, j0, j1, ws, ws_floats);
+}
+
+static inline TKI_UNUSED size_t tki_gemm_f32_workspace_size_<@@>TKM_CPU<@@>(const tk_gemm_desc *d)
+{
+    const tki_gemm_cfg *cfg;
+    if (!d || d->m == 0 || d->n == 0) return 0;
+    cfg = &tki_gemm_f32_cfgs_<@@>TKM_CPU[tki_gemm_f32_select_<@@>TKM_CPU<@@>(d->m, d->n, d->k)];
+    return tki_gemm_f32_cfg_ws_<@@>TKM_CPU<@@>(cfg, d->m, d->n, d->k) * sizeof(float);
+}
+
+/* The descriptor entry for this CPU: validate everything, then compute; C is untouched on error. */
+static inline TKI_UNUSED tk_status tki_gemm_f32_ex_<@@>TKM_CPU<@@>(const tk_gemm_desc *d)
+{
+    static TKI_THREAD_LOCAL float tki_ws_static[TKI_GEMM_F32_WS_FLOATS_<@@>TKM_CPU] TKI_ALIGNED(64);
+    tki_gemm_args g;
+    int nothing;
+    float *ws;
+    size_t ws_floats;
+    tk_status st = tki_gemm_check(d, &g, &nothing);
+    if (st != TK_OK || nothing) return st;
+    if (d->workspace) {
+        if (g.k && d->workspace_size < tki_gemm_f32_workspace_size_<@@>TKM_CPU<@@>(d)) return TK_ERR_WORKSPACE;
+        ws = (float *)d->workspace;
+        ws_floats = d->workspace_size / sizeof(float);
+    } else {
+        ws = tki_ws_static;
+        ws_floats = TKI_GEMM_F32_WS_FLOATS_<@@>TKM_CPU;
+        if (g.k) {
+            /* a wider vector machine than the table assumed may need more than the static buffer
+             * even at the narrowest nc: then the caller must pass a workspace */
+            const tki_gemm_cfg *cfg = &tki_gemm_f32_cfgs_<@@>TKM_CPU[tki_gemm_f32_select_<@@>TKM_CPU<@@>(g.m, g.n, g.k)];
+            size_t nr = (size_t)cfg->nv * (tkm_vl_f32);
+            size_t kc = tki_min(cfg->kc, g.k);
+            if (tki_round_up(tki_min(cfg->mc, tki_round_up(g.m, cfg->mr)) * kc, 16) + kc * nr + 16 > ws_floats)
+                return TK_ERR_WORKSPACE;
+        }
+    }
+    tki_gemm_f32_part_<@@>TKM_CPU<@@>(&g, d->part, d->nparts ? d->nparts : 1, ws, ws_floats);
+    return TK_OK;
+}
+
+static inline TKI_UNUSED const char *tki_cpu_name_<@@>TKM_CPU<@@>(void) { return "TKM_CPU_TOKEN"; }
+
+#endif
+@>)
+m4_divert(0)m4_dnl
