@@ -1,0 +1,36 @@
+#!/bin/sh
+# Every malformed input gives `file:line: message`. Each file in tests/gen_errors/ starts with
+#   # expect LINE: MESSAGE-SUBSTRING
+# and `tkgen check` must fail with exactly that location and message. Then two whole-build cases:
+# an unexpanded m4 name in a template, and a registry whose ISA does not exist.
+# usage: gen_errors.sh TKGEN ROOT M4 WORKDIR
+set -u
+tkgen=$1 root=$2 m4=$3 work=$4
+pass=0 fail=0
+ok()  { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+for f in "$root"/tests/gen_errors/*.tkt "$root"/tests/gen_errors/*.tkr "$root"/tests/gen_errors/*.tkarch; do
+  [ -e "$f" ] || continue
+  exp=$(sed -n '1s/^# expect \([0-9]*\): \(.*\)$/\1|\2/p' "$f")
+  line=${exp%%|*} msg=${exp#*|}
+  out=$("$tkgen" check --root "$root" "$f" 2>&1); rc=$?
+  if [ $rc -ne 1 ]; then bad "$f: exit $rc, want 1 ($out)"; continue; fi
+  case "$out" in
+    *"$f:$line: "*"$msg"*) ok ;;
+    *) bad "$f: want '$f:$line: ...$msg...', got: $out" ;;
+  esac
+done
+# a template that leaves an m4 name unexpanded fails the build, naming the output line
+rm -rf "$work" && mkdir -p "$work/root" && cp -r "$root/gen" "$root/templates" "$root/arch" "$work/root/"
+mkdir -p "$work/root/tuning_tables/generic"
+cp "$root/tuning_tables/generic/generic.tkt" "$work/root/tuning_tables/generic/"
+printf 'columns cpu family isa fallback match\ncpu generic generic scalar - any\n' > "$work/root/tuning_tables/registry.tkr"
+sed -i 's/^static inline void tkm_ukr_name/TKM_BOGUS static inline void tkm_ukr_name/' "$work/root/arch/generic/scalar/gemm-f32-bcast.h.m4"
+out=$("$tkgen" build --root "$work/root" --cpus generic --default generic --out "$work/out" --m4 "$m4" 2>&1); rc=$?
+case "$rc:$out" in 1:*"ukr_f32_scalar.h:"*"unexpanded m4 name 'TKM_BOGUS'"*) ok ;; *) bad "leak: exit $rc: $out" ;; esac
+# a registry row naming an ISA with no arch/ directory
+printf 'columns cpu family isa fallback match\ncpu foo generic nosuchisa generic -\ncpu generic generic scalar - any\n' > "$work/root/tuning_tables/registry.tkr"
+out=$("$tkgen" build --root "$work/root" --cpus generic --default generic --out "$work/out" 2>&1); rc=$?
+case "$rc:$out" in 1:*"registry.tkr:2: unknown ISA 'nosuchisa'"*) ok ;; *) bad "unknown isa: exit $rc: $out" ;; esac
+echo "gen_errors: $pass passed, $fail failed"
+[ $fail = 0 ]

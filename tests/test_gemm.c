@@ -1,0 +1,156 @@
+/* End to end, for every CPU table of this build whose ISA this machine runs: random shapes, strides,
+ * transposes, alpha/beta, epilogues and partitions against the naive reference (tk/ref.h), with a
+ * tolerance derived from the arithmetic; exact checks on small-integer inputs; bitwise equality
+ * across partitions and workspaces; BLAS corner cases (k = 0, alpha = 0, beta = 0 with NaN in C). */
+#include "tk/gen/all.h"
+#include "tk/ref.h"
+#include "tktest.h"
+
+typedef tk_status (*ex_fn)(const tk_gemm_desc *);
+typedef size_t (*ws_fn)(const tk_gemm_desc *);
+
+static void fill_operands(tk_gemm_desc *d, float *a, float *b, float *c, float *bias, int exact)
+{
+    size_t arows = d->transa ? d->k : d->m, brows = d->transb ? d->n : d->k, i;
+    for (i = 0; i < arows * d->lda; i++) a[i] = exact ? tkt_smallint() : tkt_uniform();
+    for (i = 0; i < brows * d->ldb; i++) b[i] = exact ? tkt_smallint() : tkt_uniform();
+    for (i = 0; i < d->m * d->ldc; i++) c[i] = exact ? tkt_smallint() : tkt_uniform();
+    for (i = 0; i < d->n; i++) bias[i] = exact ? tkt_smallint() : tkt_uniform();
+}
+
+/* |error| bound for one element: k products of |a||b| <= 1 rounded k times, the alpha, beta and
+ * bias steps, and the epilogue (all activations have slope <= 1.13). */
+static double tolerance(const tk_gemm_desc *d)
+{
+    const double eps = 1.1920929e-7;
+    double scale = fabs(d->alpha) * (double)d->k + fabs(d->beta) + 1.0;
+    return 2.0 * ((double)d->k + 4.0) * eps * scale * 1.13 + 1e-6;
+}
+
+static void one_case(const char *cpu, ex_fn ex, ws_fn wsz, size_t m, size_t n, size_t k, int exact)
+{
+    tk_gemm_desc d;
+    float *a, *b, *c, *r, *c1, *bias, *ws;
+    size_t arows, brows, i, bad = 0, parts;
+    double worst = 0.0, tol;
+    tk_status st;
+    static const float alphas[4] = {1.0f, -1.5f, 0.75f, 2.0f};
+    static const float betas[4] = {0.0f, 1.0f, 0.5f, -2.0f};
+    memset(&d, 0, sizeof d);
+    d.m = m, d.n = n, d.k = k;
+    d.transa = (tk_trans)(tkt_rand() & 1);
+    d.transb = (tk_trans)(tkt_rand() & 1);
+    d.lda = (d.transa ? m : k) + tkt_range(0, 3) * (tkt_rand() & 1);
+    d.ldb = (d.transb ? k : n) + tkt_range(0, 5) * (tkt_rand() & 1);
+    d.ldc = n + tkt_range(0, 4) * (tkt_rand() & 1);
+    d.alpha = alphas[tkt_rand() % 4];
+    d.beta = betas[tkt_rand() % 4];
+    d.epilogue = exact ? TK_EPI_NONE : (tk_epilogue)(tkt_rand() % 5);
+    d.clamp_lo = -0.5f, d.clamp_hi = 0.25f;
+    arows = d.transa ? k : m;
+    brows = d.transb ? n : k;
+    a = tkt_alloc(arows * d.lda), b = tkt_alloc(brows * d.ldb);
+    c = tkt_alloc(m * d.ldc), r = tkt_alloc(m * d.ldc), c1 = tkt_alloc(m * d.ldc);
+    bias = tkt_alloc(n);
+    fill_operands(&d, a, b, c, bias, exact);
+    d.a = a, d.b = b, d.bias = (tkt_rand() & 1) ? bias : NULL;
+    if (d.beta == 0.0f)
+        for (i = 0; i < m * d.ldc; i++) c[i] = NAN; /* beta == 0 must not read C */
+    memcpy(r, c, m * d.ldc * sizeof(float));
+    memcpy(c1, c, m * d.ldc * sizeof(float));
+    d.c = r;
+    tk_ref_gemm_f32(&d);
+    d.c = c;
+    st = ex(&d);
+    TKT_CHECK(st == TK_OK, "%s %zux%zux%zu: status %d", cpu, m, n, k, (int)st);
+    tol = tolerance(&d);
+    for (i = 0; i < m; i++) {
+        size_t j;
+        for (j = 0; j < n; j++) {
+            double e = fabs((double)c[i * d.ldc + j] - (double)r[i * d.ldc + j]);
+            if (!(e <= (exact ? 0.0 : tol))) bad++;
+            if (e > worst || e != e) worst = e;
+        }
+    }
+    TKT_CHECK(bad == 0, "%s m=%zu n=%zu k=%zu ta=%d tb=%d lda=%zu ldb=%zu ldc=%zu alpha=%g beta=%g epi=%d bias=%d: "
+              "%zu elements off, worst %g (tolerance %g)", cpu, m, n, k, d.transa, d.transb, d.lda, d.ldb, d.ldc,
+              (double)d.alpha, (double)d.beta, (int)d.epilogue, d.bias != NULL, bad, worst, exact ? 0.0 : tol);
+
+    /* the same problem in 2..4 parts, run in reverse order, with an explicit workspace: bitwise equal */
+    parts = tkt_range(2, 4);
+    d.c = c1;
+    d.workspace_size = wsz(&d);
+    ws = tkt_alloc(d.workspace_size / sizeof(float) + 64);
+    d.workspace = (void *)(((uintptr_t)ws + 63) & ~(uintptr_t)63);
+    for (i = parts; i-- > 0;) {
+        d.part = i, d.nparts = parts;
+        st = ex(&d);
+        TKT_CHECK(st == TK_OK, "%s part %zu/%zu: status %d", cpu, i, parts, (int)st);
+    }
+    /* both started from the same C, and the gaps between rows are never written */
+    TKT_CHECK(memcmp(c, c1, m * d.ldc * sizeof(float)) == 0, "%s %zux%zux%zu: %zu parts differ from one part", cpu,
+              m, n, k, parts);
+    free(a), free(b), free(c), free(r), free(c1), free(bias), free(ws);
+}
+
+static void corner_cases(const char *cpu, ex_fn ex)
+{
+    float a[6] = {1, 2, 3, 4, 5, 6}, b[6] = {1, 0, 0, 1, 1, 1}, c[4], bias[2] = {10, 20};
+    tk_gemm_desc d;
+    memset(&d, 0, sizeof d);
+    /* k == 0: C = beta * C (+ bias), A and B may be NULL */
+    d.m = 2, d.n = 2, d.k = 0, d.alpha = 1, d.beta = 3, d.c = c, d.ldc = 2, d.lda = 1, d.ldb = 2;
+    c[0] = 1, c[1] = 2, c[2] = 3, c[3] = 4;
+    TKT_CHECK(ex(&d) == TK_OK && c[0] == 3 && c[3] == 12, "%s k == 0 must scale C by beta", cpu);
+    /* alpha == 0: A and B are not read, even if NULL; beta == 0 with NaN in C gives bias */
+    d.k = 3, d.alpha = 0, d.beta = 0, d.bias = bias;
+    c[0] = c[1] = c[2] = c[3] = NAN;
+    TKT_CHECK(ex(&d) == TK_OK && c[0] == 10 && c[1] == 20 && c[2] == 10 && c[3] == 20,
+              "%s alpha == 0, beta == 0 must give the bias without reading C", cpu);
+    /* m == 0 or n == 0: nothing happens, nothing is checked (BLAS quick return) */
+    d.m = 0, d.c = NULL;
+    TKT_CHECK(ex(&d) == TK_OK, "%s m == 0 is a no-op", cpu);
+    /* a 2x3 * 3x2 product */
+    d.m = 2, d.n = 2, d.k = 3, d.alpha = 1, d.beta = 0, d.bias = NULL, d.c = c, d.a = a, d.lda = 3, d.b = b;
+    TKT_CHECK(ex(&d) == TK_OK && c[0] == 4 && c[1] == 5 && c[2] == 10 && c[3] == 11, "%s 2x3x2 product", cpu);
+}
+
+static void run_cpu(const char *cpu, ex_fn ex, ws_fn wsz)
+{
+    static const size_t special[] = {1, 2, 3, 4, 5, 7, 8, 13, 16, 17, 31, 32, 33, 48, 64, 65, 97, 128};
+    const size_t nspecial = sizeof special / sizeof special[0];
+    unsigned long before = tkt_pass + tkt_fail;
+    int t;
+    corner_cases(cpu, ex);
+    for (t = 0; t < 60 * TKT_SCALE; t++) {
+        int exact = t % 3 == 0;
+        size_t m = (t & 4) ? special[tkt_rand() % nspecial] : tkt_range(1, 40 * TKT_SCALE);
+        size_t n = (t & 8) ? special[tkt_rand() % nspecial] : tkt_range(1, 40 * TKT_SCALE);
+        size_t k = (t & 16) ? special[tkt_rand() % nspecial] : tkt_range(1, 70 * TKT_SCALE);
+        one_case(cpu, ex, wsz, m, n, k, exact);
+    }
+#ifndef TK_TEST_SMALL
+    /* past the cache blocks: several kc, mc and nc blocks and their edges */
+    one_case(cpu, ex, wsz, 300, 700, 600, 0);
+    one_case(cpu, ex, wsz, 1, 3000, 2500, 1);
+    one_case(cpu, ex, wsz, 9, 1100, 1500, 0);
+    one_case(cpu, ex, wsz, 517, 259, 1031, 1);
+#else
+    one_case(cpu, ex, wsz, 70, 90, 300, 0);
+    one_case(cpu, ex, wsz, 1, 200, 300, 1);
+#endif
+    printf("cpu %s: %lu checks\n", cpu, tkt_pass + tkt_fail - before);
+}
+
+#define TKT_CPU_RUN(sym, token, isa) \
+    if (runnable_##isa) run_cpu(token, tki_gemm_f32_ex_##sym, tki_gemm_f32_workspace_size_##sym); \
+    else printf("cpu %s: skipped, this CPU cannot run %s\n", token, #isa);
+#define TKT_ISA_FLAG(isa, runnable) int runnable_##isa = (runnable);
+
+int main(void)
+{
+    tkt_init();
+    TKI_GEN_ISAS(TKT_ISA_FLAG)
+    TKI_GEN_CPUS(TKT_CPU_RUN)
+    return tkt_finish("test_gemm");
+}

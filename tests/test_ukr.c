@@ -1,0 +1,98 @@
+/* Every registered microkernel of every ISA in this build, against exact small-integer results over
+ * the edge matrix: k below / at / above the unroll, m < MR, n < NR, packed and in-place B (prime
+ * ldb), beta in {0, 1, other} with C prefilled with NaN when beta is 0, with and without bias, and
+ * guard cells around C that must stay untouched. */
+#include "tk/gen/all.h"
+#include "tktest.h"
+
+#define GUARD 1234.5f
+
+static void check_kernel(const char *name, tki_ukr_fn f, size_t mr, size_t nv, size_t ku, size_t vl)
+{
+    const size_t nr = nv * vl;
+    size_t ks[7], ms[3], ns[4];
+    size_t nk = 0, nm = 0, nn = 0, ik, im, in, ib, ibias, ild;
+    static const float betas[3] = {0.0f, 1.0f, -0.5f};
+    ks[nk++] = 1;
+    if (ku > 2) ks[nk++] = ku - 1;
+    ks[nk++] = ku;
+    ks[nk++] = ku + 1;
+    ks[nk++] = 2 * ku + 3;
+    ks[nk++] = 37;
+    ms[nm++] = mr;
+    if (mr > 1) ms[nm++] = mr - 1;
+    if (mr > 2) ms[nm++] = 1;
+    ns[nn++] = nr;
+    if (nr > 1) ns[nn++] = nr - 1;
+    if (nr > 2) ns[nn++] = 1;
+    if (nr > 4) ns[nn++] = nr / 2 + 1;
+    for (ik = 0; ik < nk; ik++)
+        for (im = 0; im < nm; im++)
+            for (in = 0; in < nn; in++)
+                for (ib = 0; ib < 3; ib++)
+                    for (ibias = 0; ibias < 2; ibias++)
+                        for (ild = 0; ild < 2; ild++) {
+                            const size_t k = ks[ik], m = ms[im], n = ns[in];
+                            const size_t ldb = ild ? nr + 7 : nr, ldc = n + 3;
+                            float *a = tkt_alloc(k * mr), *b = tkt_alloc(k * ldb);
+                            float *c = tkt_alloc((m + 2) * ldc + 2), *c0 = tkt_alloc((m + 2) * ldc + 2);
+                            float *bias = tkt_alloc(nr);
+                            float *ct = c + ldc + 1; /* one guard row above, guards to the left */
+                            tki_ukr_aux aux;
+                            size_t i, j, p, bad = 0, guard_bad = 0, nan_seen = 0;
+                            for (i = 0; i < k * mr; i++) a[i] = tkt_smallint();
+                            for (i = 0; i < k * ldb; i++) b[i] = tkt_smallint();
+                            for (i = 0; i < nr; i++) bias[i] = tkt_smallint();
+                            for (i = 0; i < (m + 2) * ldc + 2; i++) c[i] = GUARD;
+                            for (i = 0; i < m; i++)
+                                for (j = 0; j < n; j++)
+                                    ct[i * ldc + j] = betas[ib] == 0.0f ? NAN : tkt_smallint();
+                            memcpy(c0, c, ((m + 2) * ldc + 2) * sizeof(float));
+                            aux.alpha = 2.0f;
+                            aux.beta = betas[ib];
+                            aux.bias = ibias ? bias : NULL;
+                            f(k, a, b, ldb, ct, ldc, m, n, &aux);
+                            for (i = 0; i < m; i++)
+                                for (j = 0; j < n; j++) {
+                                    float s = 0.0f, want, got = ct[i * ldc + j];
+                                    for (p = 0; p < k; p++) s += a[p * mr + i] * b[p * ldb + j];
+                                    want = 2.0f * s;
+                                    if (aux.beta != 0.0f) want += aux.beta * c0[(i + 1) * ldc + 1 + j];
+                                    if (ibias) want += bias[j];
+                                    if (got != got) nan_seen++;
+                                    if (got != want) bad++;
+                                }
+                            for (i = 0; i < (m + 2) * ldc + 2; i++) {
+                                size_t r = i / ldc, col = i % ldc;
+                                int inside = r >= 1 && r <= m && i >= (r * ldc + 1) && i < r * ldc + 1 + n;
+                                (void)col;
+                                if (!inside && !(c[i] == GUARD)) guard_bad++;
+                            }
+                            TKT_CHECK(bad == 0 && nan_seen == 0,
+                                      "%s k=%zu m=%zu n=%zu beta=%g bias=%zu ldb=%zu: %zu wrong values", name,
+                                      k, m, n, (double)aux.beta, ibias, ldb, bad);
+                            TKT_CHECK(guard_bad == 0, "%s k=%zu m=%zu n=%zu: wrote %zu cells outside the tile",
+                                      name, k, m, n, guard_bad);
+                            free(a), free(b), free(c), free(c0), free(bias);
+                        }
+}
+
+static size_t n_kernels;
+#define TKT_UKR(name, mr, nv, ku) (check_kernel(#name, name, mr, nv, ku, vl), n_kernels++);
+#define TKT_ISA(isa, runnable)                                                                   \
+    if (runnable) {                                                                              \
+        size_t vl = TKI_VL_F32_##isa();                                                          \
+        size_t before = n_kernels;                                                               \
+        TKI_UKR_LIST_F32_##isa(TKT_UKR)                                                          \
+        printf("isa %s: %zu microkernels checked (vector length %zu floats)\n", #isa,              \
+               n_kernels - before, vl);                                                          \
+    } else {                                                                                     \
+        printf("isa %s: skipped, this CPU cannot run it\n", #isa);                               \
+    }
+
+int main(void)
+{
+    tkt_init();
+    TKI_GEN_ISAS(TKT_ISA)
+    return tkt_finish("test_ukr");
+}
