@@ -337,7 +337,8 @@ typedef struct {
     unsigned mr, nr, ku;            /* nr: lanes for fixed-width ISAs, vectors for VLA (nr_v) */
     unsigned long long mc, nc, kc;  /* nc in the same unit as nr */
     int packb;                      /* 0 no, 1 yes */
-    char split;                     /* 'm' or 'n' */
+    char split;                     /* partition cut: m or n */
+    char order;                     /* inner loop order: m (A panel kept in L1) or n (B panel kept) */
     char evidence[16];
     int line;
 } tkt_row;
@@ -355,8 +356,8 @@ typedef struct {
 } tkt_table;
 
 static const char *const tkt_cols[] = {"m", "n", "k", "tile", "ku", "mc", "nc", "kc",
-                                       "packb", "split", "evidence", NULL};
-#define TKT_NCOLS 11
+                                       "packb", "split", "evidence", "order", NULL};
+#define TKT_NCOLS 12
 
 static int parse_range(const char *s, range *out)
 {
@@ -568,6 +569,8 @@ static int parse_table(const char *path, const isa_desc *isa, tkt_table *t)
             if (strcmp(f[10], "modelled") && strcmp(f[10], "estimated") && strcmp(f[10], "measured"))
                 ok = 0, err_at(path, r.line, "evidence must be modelled, estimated or measured");
             snprintf(w->evidence, sizeof w->evidence, "%s", f[10]);
+            if (!strcmp(f[11], "m") || !strcmp(f[11], "n")) w->order = f[11][0];
+            else ok = 0, err_at(path, r.line, "order must be m or n");
             if (ok) {
                 if (w->mc % w->mr) err_at(path, r.line, "mc %llu is not a multiple of MR %u", w->mc, w->mr);
                 if (w->nc % w->nr) err_at(path, r.line, "nc %llu is not a multiple of NR %u", w->nc, w->nr);
@@ -1017,8 +1020,8 @@ static void build(project *p, const char *cpus_csv, const char *deflt, const cha
             const tkt_row *w = &t->rows[j];
             unsigned nv = d->vla ? w->nr : w->nr / d->lanes;
             unsigned long long nc_units = d->vla ? w->nc / w->nr : w->nc / w->nr; /* NR panels per nc */
-            fprintf(f, "tkm_gemm_config(%d, %u, %u, %u, %llu, %llu, %llu, %d, %c, %s, %s:%d)\n", j, w->mr, nv,
-                    w->ku, w->mc, nc_units, w->kc, w->packb, w->split, w->evidence, rel(t->path), w->line);
+            fprintf(f, "tkm_gemm_config(%d, %u, %u, %u, %llu, %llu, %llu, %d, %c, %c, %s, %s:%d)\n", j, w->mr, nv,
+                    w->ku, w->mc, nc_units, w->kc, w->packb, w->split, w->order, w->evidence, rel(t->path), w->line);
         }
         fprintf(f, "tkm_gemm_select_begin\n");
         for (int j = 0; j < t->n; j++) {

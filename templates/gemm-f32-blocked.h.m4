@@ -22,9 +22,9 @@ m4_ifelse(TKM_REQUIRE_MACRO, <@none@>, <@@>, <@#if !defined(TKM_REQUIRE_MACRO)
 static const tki_gemm_cfg tki_gemm_f32_cfgs_<@@>TKM_CPU[TKM_NCFG] = {
 @>)
 
-m4_dnl # tkm_gemm_config(ID, MR, NV, KU, MC, NC_PANELS, KC, PACKB, SPLIT, EVIDENCE, WHERE)
-m4_define(<@tkm_gemm_config@>, <@tkm_nargs(<@tkm_gemm_config@>, 11, $#)m4_dnl
-    {tkm_ukr_name($2, $3, $4), $2, $3, $4, $5, $6, $7, $8, m4_ifelse($9, m, 0x6d, 0x6e)}, /* $1: $10, $11 */@>)
+m4_dnl # tkm_gemm_config(ID, MR, NV, KU, MC, NC_PANELS, KC, PACKB, SPLIT, ORDER, EVIDENCE, WHERE)
+m4_define(<@tkm_gemm_config@>, <@tkm_nargs(<@tkm_gemm_config@>, 12, $#)m4_dnl
+    {tkm_ukr_name($2, $3, $4), $2, $3, $4, $5, $6, $7, $8, m4_ifelse($9, m, 0x6d, 0x6e), m4_ifelse($10, m, 0x6d, 0x6e)}, /* $1: $11, $12 */@>)
 
 m4_define(<@tkm_gemm_select_begin@>, <@m4_dnl
 };
@@ -57,10 +57,10 @@ static inline TKM_TARGET void tki_gemm_f32_pack_a_<@@>TKM_CPU<@@>(const tki_gemm
     for (ib = 0; ib < mc; ib += mr, dst += mr * kc) {
         size_t rows = tki_min(mr, mc - ib);
         if (g->transa == TK_NO_TRANS) {
-            for (i = 0; i < rows; i++) {
-                const float *src = g->a + (i0 + ib + i) * g->lda + p0;
-                for (p = 0; p < kc; p++) dst[p * mr + i] = src[p];
-            }
+            /* rows are read as parallel streams so the panel is written in order */
+            const float *src = g->a + (i0 + ib) * g->lda + p0;
+            for (p = 0; p < kc; p++)
+                for (i = 0; i < rows; i++) dst[p * mr + i] = src[i * g->lda + p];
         } else {
             for (p = 0; p < kc; p++) {
                 const float *src = g->a + (p0 + p) * g->lda + i0 + ib;
@@ -117,7 +117,7 @@ static inline TKM_TARGET void tki_gemm_f32_blocked_<@@>TKM_CPU<@@>(const tki_gem
     const size_t kc = tki_min(cfg->kc, g->k), mc = tki_min(cfg->mc, tki_round_up(g->m, mr));
     const size_t pa_floats = tki_round_up(mc * kc, 16);
     const int direct_b = !cfg->packb && g->transb == TK_NO_TRANS;
-    size_t ncp = direct_b ? 1 : cfg->ncp, jc, pc, ic, jr, ir;
+    size_t ncp = direct_b ? 1 : cfg->ncp, jc, pc, ic;
     float *pa = ws, *pb = ws + pa_floats;
     while (ncp > 1 && pa_floats + kc * ncp * nr + 16 > ws_floats) ncp--;
     for (jc = j0; jc < j1; jc += direct_b ? j1 - j0 : ncp * nr) {
@@ -137,13 +137,21 @@ static inline TKM_TARGET void tki_gemm_f32_blocked_<@@>TKM_CPU<@@>(const tki_gem
             }
             for (ic = i0; ic < i1; ic += mc) {
                 const size_t mcur = tki_min(mc, i1 - ic);
+                const size_t nj = (ncur + nr - 1) / nr, ni = (mcur + mr - 1) / mr;
+                size_t t;
                 tki_gemm_f32_pack_a_<@@>TKM_CPU<@@>(g, ic, mcur, pc, kcur, mr, pa);
-                for (jr = 0; jr < ncur; jr += nr) {
-                    const size_t ncols = tki_min(nr, ncur - jr);
+                /* order 'n': B micro-panel stays in L1 across the row tiles (BLIS); order 'm': the
+                 * A micro-panel stays in L1 while B micro-panels stream from L2 */
+                for (t = 0; t < nj * ni; t++) {
+                    const size_t jt = cfg->order == 0x6d ? t % nj : t / ni;
+                    const size_t it = cfg->order == 0x6d ? t / nj : t % ni;
+                    const size_t jr = jt * nr, ir = it * mr;
+                    const size_t ncols = tki_min(nr, ncur - jr), mrows = tki_min(mr, mcur - ir);
+                    float *ct = g->c + (ic + ir) * g->ldc + jc + jr;
                     const float *bp;
                     size_t ldb;
                     if (!direct_b) {
-                        bp = pb + (jr / nr) * kcur * nr;
+                        bp = pb + jt * kcur * nr;
                         ldb = nr;
                     } else if (ncols < nr) {
                         bp = pb;
@@ -153,12 +161,8 @@ static inline TKM_TARGET void tki_gemm_f32_blocked_<@@>TKM_CPU<@@>(const tki_gem
                         ldb = g->ldb;
                     }
                     aux.bias = last && g->bias ? g->bias + jc + jr : NULL;
-                    for (ir = 0; ir < mcur; ir += mr) {
-                        const size_t mrows = tki_min(mr, mcur - ir);
-                        float *ct = g->c + (ic + ir) * g->ldc + jc + jr;
-                        cfg->ukr(kcur, pa + (ir / mr) * kcur * mr, bp, ldb, ct, g->ldc, mrows, ncols, &aux);
-                        if (last) tki_act_tile(ct, g->ldc, mrows, ncols, g->epi, g->lo, g->hi);
-                    }
+                    cfg->ukr(kcur, pa + it * kcur * mr, bp, ldb, ct, g->ldc, mrows, ncols, &aux);
+                    if (last) tki_act_tile(ct, g->ldc, mrows, ncols, g->epi, g->lo, g->hi);
                 }
             }
         }

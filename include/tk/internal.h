@@ -131,6 +131,7 @@ typedef struct tki_gemm_cfg {
     unsigned mc, ncp, kc;    /* cache blocks: mc rows, ncp NR-panels, kc depth */
     unsigned packb;          /* 0: B is read in place when it is not transposed */
     char split;              /* 'm' or 'n': the dimension the work partition cuts */
+    char order;              /* 'n': row tiles inner (B micro-panel reused from L1), 'm': column tiles inner */
 } tki_gemm_cfg;
 
 /* Byte extent of a rows x cols matrix with leading dimension ld; 0 when it would overflow. */

@@ -49,6 +49,9 @@ m4_pushdef(<@TKM_MR@>, <@$1@>)m4_pushdef(<@TKM_NV@>, <@$2@>)m4_pushdef(<@TKM_KU@
 static inline TKM_TARGET void tkm_ukr_name($1, $2, $3)(TKI_UKR_PARAMS)
 {
     size_t p = 0;
+    /* C is touched only after the k loop: start fetching its rows now (prefetches never fault) */
+tkm_for(<@TKM_I@>, 0, TKM_MR - 1, <@tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@    _mm_prefetch((const char *)(c + TKM_I * ldc + m4_eval(TKM_V * 16)), _MM_HINT_T0);
+@>)@>)m4_dnl
 tkm_for(<@TKM_I@>, 0, TKM_MR - 1, <@tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@    __m512 tkm_acc(TKM_I, TKM_V) = _mm512_setzero_ps();
 @>)@>)m4_dnl
     for (; p + TKM_KU <= k; p += TKM_KU) {
