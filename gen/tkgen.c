@@ -124,11 +124,13 @@ typedef struct {
     int vla;
     char target_attr[256], cflags[256], require_macro[64], host_feature[64], emulator[256],
         template_path[256];
+    char a_regs[8]; /* registers holding A per k step: one (a broadcast), lanes (MR/lanes vectors), none */
+    int direct; /* the template also provides the direct form (A and B read in place) */
 } isa_desc;
 
 static const char *const isa_keys[] = {"isa", "family", "vector_bits", "vregs", "vla", "predication",
                                        "target_attr", "cflags", "require_macro", "host_feature",
-                                       "emulator", "template", NULL};
+                                       "emulator", "template", "a_regs", "direct", NULL};
 
 static void copy_rest(reader *r, char *dst, size_t cap)
 {
@@ -201,6 +203,16 @@ static int parse_isa(const char *path, isa_desc *d)
         case 9: snprintf(d->host_feature, sizeof d->host_feature, "%s", r.tok[1]); break;
         case 10: copy_rest(&r, d->emulator, sizeof d->emulator); break;
         case 11: snprintf(d->template_path, sizeof d->template_path, "%s", r.tok[1]); break;
+        case 12:
+            if (strcmp(r.tok[1], "one") && strcmp(r.tok[1], "lanes") && strcmp(r.tok[1], "none"))
+                err_at(path, r.line, "a_regs must be one, lanes or none");
+            snprintf(d->a_regs, sizeof d->a_regs, "%s", r.tok[1]);
+            break;
+        case 13:
+            if (!strcmp(r.tok[1], "yes")) d->direct = 1;
+            else if (!strcmp(r.tok[1], "no")) d->direct = 0;
+            else err_at(path, r.line, "direct must be yes or no");
+            break;
         }
     }
     fclose(r.f);
@@ -337,6 +349,7 @@ typedef struct {
     unsigned mr, nr, ku;            /* nr: lanes for fixed-width ISAs, vectors for VLA (nr_v) */
     unsigned long long mc, nc, kc;  /* nc in the same unit as nr */
     int packb;                      /* 0 no, 1 yes */
+    int packa;                      /* 0: A read in place by the direct kernel form */
     char split;                     /* partition cut: m or n */
     char order;                     /* inner loop order: m (A panel kept in L1) or n (B panel kept) */
     char evidence[16];
@@ -356,8 +369,8 @@ typedef struct {
 } tkt_table;
 
 static const char *const tkt_cols[] = {"m", "n", "k", "tile", "ku", "mc", "nc", "kc",
-                                       "packb", "split", "evidence", "order", NULL};
-#define TKT_NCOLS 12
+                                       "packb", "split", "evidence", "order", "packa", NULL};
+#define TKT_NCOLS 13
 
 static int parse_range(const char *s, range *out)
 {
@@ -410,8 +423,10 @@ static int parse_tile(const char *s, const isa_desc *isa, unsigned *mr, unsigned
     if (!vec && b % isa->lanes)
         return snprintf(why, whycap, "NR %llu is not a multiple of the %u lanes of %s", b, isa->lanes,
                         isa->name), 0;
-    /* accumulators + one register per B vector + one for the broadcast A value */
-    unsigned need = (unsigned)a * nv + nv + 1;
+    /* accumulators + one register per B vector + the registers that hold A (a_regs) */
+    unsigned need = (unsigned)a * nv + nv;
+    if (!strcmp(isa->a_regs, "one")) need += 1;
+    else if (!strcmp(isa->a_regs, "lanes")) need += ((unsigned)a + isa->lanes - 1) / isa->lanes;
     if (need > isa->vregs)
         return snprintf(why, whycap, "tile %s needs %u vector registers, %s has %u", s, need, isa->name,
                         isa->vregs), 0;
@@ -571,6 +586,11 @@ static int parse_table(const char *path, const isa_desc *isa, tkt_table *t)
             snprintf(w->evidence, sizeof w->evidence, "%s", f[10]);
             if (!strcmp(f[11], "m") || !strcmp(f[11], "n")) w->order = f[11][0];
             else ok = 0, err_at(path, r.line, "order must be m or n");
+            if (!strcmp(f[12], "yes")) w->packa = 1;
+            else if (!strcmp(f[12], "no")) w->packa = 0;
+            else ok = 0, err_at(path, r.line, "packa must be yes or no");
+            if (ok && !w->packa && !isa->direct)
+                ok = 0, err_at(path, r.line, "packa no needs the direct kernel form, which ISA %s does not provide", isa->name);
             if (ok) {
                 if (w->mc % w->mr) err_at(path, r.line, "mc %llu is not a multiple of MR %u", w->mc, w->mr);
                 if (w->nc % w->nr) err_at(path, r.line, "nc %llu is not a multiple of NR %u", w->nc, w->nr);
@@ -949,14 +969,16 @@ static void build(project *p, const char *cpus_csv, const char *deflt, const cha
         int used = 0;
         for (int i = 0; i < ncpu; i++) used |= !strcmp(tables[i].isa, d->name);
         if (!used) continue;
-        static tile tiles[MAXROWS * 4];
-        int nt = 0;
+        static tile tiles[MAXROWS * 4], dtiles[MAXROWS * 4];
+        int nt = 0, ndt = 0;
         char prov_tables[2048] = "";
         for (int r = 0; r < p->reg.n; r++) {
             if (strcmp(p->reg.rows[r].isa, d->name)) continue;
             static tkt_table t;
             if (!load_table(p, &p->reg.rows[r], &t)) exit(1);
             for (int j = 0; j < t.n; j++) nt = tile_add(tiles, nt, t.rows[j].mr, t.rows[j].nr, t.rows[j].ku);
+            for (int j = 0; j < t.n; j++)
+                if (!t.rows[j].packa) ndt = tile_add(dtiles, ndt, t.rows[j].mr, t.rows[j].nr, t.rows[j].ku);
             char one[128];
             snprintf(one, sizeof one, " %s(%08x)", t.cpu, t.hash);
             if (strlen(prov_tables) + strlen(one) < sizeof prov_tables) strcat(prov_tables, one);
@@ -972,12 +994,23 @@ static void build(project *p, const char *cpus_csv, const char *deflt, const cha
             unsigned nv = d->vla ? tiles[j].nr : tiles[j].nr / d->lanes;
             fprintf(f, "tkm_ukr_gemm_f32(%u, %u, %u)\n", tiles[j].mr, nv, tiles[j].ku);
         }
+        for (int j = 0; j < ndt; j++) {
+            unsigned nv = d->vla ? dtiles[j].nr : dtiles[j].nr / d->lanes;
+            fprintf(f, "tkm_ukr_gemm_f32_direct(%u, %u, %u)\n", dtiles[j].mr, nv, dtiles[j].ku);
+        }
         fprintf(f, "/* Every instantiated microkernel: X(name, mr, nr_vectors, ku) */\n");
         fprintf(f, "#define TKI_UKR_LIST_F32_%s(X) m4_dnl\n", d->name);
         for (int j = 0; j < nt; j++) {
             unsigned nv = d->vla ? tiles[j].nr : tiles[j].nr / d->lanes;
             fprintf(f, "    X(tkm_ukr_name(%u, %u, %u), %u, %u, %u) m4_dnl\n", tiles[j].mr, nv, tiles[j].ku,
                     tiles[j].mr, nv, tiles[j].ku);
+        }
+        fprintf(f, "\n/* Every instantiated direct-form microkernel (A and B read in place) */\n");
+        fprintf(f, "#define TKI_UKR_DIRECT_LIST_F32_%s(X) m4_dnl\n", d->name);
+        for (int j = 0; j < ndt; j++) {
+            unsigned nv = d->vla ? dtiles[j].nr : dtiles[j].nr / d->lanes;
+            fprintf(f, "    X(tkm_ukr_direct_name(%u, %u, %u), %u, %u, %u) m4_dnl\n", dtiles[j].mr, nv, dtiles[j].ku,
+                    dtiles[j].mr, nv, dtiles[j].ku);
         }
         fprintf(f, "\ntkm_ukr_header_end\n");
         fclose(f);
@@ -1020,8 +1053,8 @@ static void build(project *p, const char *cpus_csv, const char *deflt, const cha
             const tkt_row *w = &t->rows[j];
             unsigned nv = d->vla ? w->nr : w->nr / d->lanes;
             unsigned long long nc_units = d->vla ? w->nc / w->nr : w->nc / w->nr; /* NR panels per nc */
-            fprintf(f, "tkm_gemm_config(%d, %u, %u, %u, %llu, %llu, %llu, %d, %c, %c, %s, %s:%d)\n", j, w->mr, nv,
-                    w->ku, w->mc, nc_units, w->kc, w->packb, w->split, w->order, w->evidence, rel(t->path), w->line);
+            fprintf(f, "tkm_gemm_config(%d, %u, %u, %u, %llu, %llu, %llu, %d, %c, %c, %d, %s, %s:%d)\n", j, w->mr, nv,
+                    w->ku, w->mc, nc_units, w->kc, w->packb, w->split, w->order, w->packa, w->evidence, rel(t->path), w->line);
         }
         fprintf(f, "tkm_gemm_select_begin\n");
         for (int j = 0; j < t->n; j++) {

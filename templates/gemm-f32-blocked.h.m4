@@ -22,9 +22,9 @@ m4_ifelse(TKM_REQUIRE_MACRO, <@none@>, <@@>, <@#if !defined(TKM_REQUIRE_MACRO)
 static const tki_gemm_cfg tki_gemm_f32_cfgs_<@@>TKM_CPU[TKM_NCFG] = {
 @>)
 
-m4_dnl # tkm_gemm_config(ID, MR, NV, KU, MC, NC_PANELS, KC, PACKB, SPLIT, ORDER, EVIDENCE, WHERE)
-m4_define(<@tkm_gemm_config@>, <@tkm_nargs(<@tkm_gemm_config@>, 12, $#)m4_dnl
-    {tkm_ukr_name($2, $3, $4), $2, $3, $4, $5, $6, $7, $8, m4_ifelse($9, m, 0x6d, 0x6e), m4_ifelse($10, m, 0x6d, 0x6e)}, /* $1: $11, $12 */@>)
+m4_dnl # tkm_gemm_config(ID, MR, NV, KU, MC, NC_PANELS, KC, PACKB, SPLIT, ORDER, PACKA, EVIDENCE, WHERE)
+m4_define(<@tkm_gemm_config@>, <@tkm_nargs(<@tkm_gemm_config@>, 13, $#)m4_dnl
+    {tkm_ukr_name($2, $3, $4), m4_ifelse($11, 0, <@tkm_ukr_direct_name($2, $3, $4)@>, <@0@>), $2, $3, $4, $5, $6, $7, $8, m4_ifelse($9, m, 0x6d, 0x6e), m4_ifelse($10, m, 0x6d, 0x6e)}, /* $1: $12, $13 */@>)
 
 m4_define(<@tkm_gemm_select_begin@>, <@m4_dnl
 };
@@ -117,6 +117,8 @@ static inline TKM_TARGET void tki_gemm_f32_blocked_<@@>TKM_CPU<@@>(const tki_gem
     const size_t kc = tki_min(cfg->kc, g->k), mc = tki_min(cfg->mc, tki_round_up(g->m, mr));
     const size_t pa_floats = tki_round_up(mc * kc, 16);
     const int direct_b = !cfg->packb && g->transb == TK_NO_TRANS;
+    /* the direct kernel form reads A in place (and masks B, so even a ragged B panel needs no copy) */
+    const int direct_a = cfg->ukr_direct && g->transa == TK_NO_TRANS;
     size_t ncp = direct_b ? 1 : cfg->ncp, jc, pc, ic;
     float *pa = ws, *pb = ws + pa_floats;
     while (ncp > 1 && pa_floats + kc * ncp * nr + 16 > ws_floats) ncp--;
@@ -129,9 +131,10 @@ static inline TKM_TARGET void tki_gemm_f32_blocked_<@@>TKM_CPU<@@>(const tki_gem
             size_t edge = ncur % nr;
             aux.alpha = g->alpha;
             aux.beta = first ? g->beta : 1.0f;
+            aux.rsa = g->lda;
             if (direct_b) {
                 /* B is read in place; only a ragged last panel is copied, so loads stay in bounds */
-                if (edge) tki_gemm_f32_pack_b_<@@>TKM_CPU<@@>(g, pc, kcur, jc + ncur - edge, edge, nr, pb);
+                if (edge && !direct_a) tki_gemm_f32_pack_b_<@@>TKM_CPU<@@>(g, pc, kcur, jc + ncur - edge, edge, nr, pb);
             } else {
                 tki_gemm_f32_pack_b_<@@>TKM_CPU<@@>(g, pc, kcur, jc, ncur, nr, pb);
             }
@@ -139,7 +142,7 @@ static inline TKM_TARGET void tki_gemm_f32_blocked_<@@>TKM_CPU<@@>(const tki_gem
                 const size_t mcur = tki_min(mc, i1 - ic);
                 const size_t nj = (ncur + nr - 1) / nr, ni = (mcur + mr - 1) / mr;
                 size_t t;
-                tki_gemm_f32_pack_a_<@@>TKM_CPU<@@>(g, ic, mcur, pc, kcur, mr, pa);
+                if (!direct_a) tki_gemm_f32_pack_a_<@@>TKM_CPU<@@>(g, ic, mcur, pc, kcur, mr, pa);
                 /* order 'n': B micro-panel stays in L1 across the row tiles (BLIS); order 'm': the
                  * A micro-panel stays in L1 while B micro-panels stream from L2 */
                 for (t = 0; t < nj * ni; t++) {
@@ -153,7 +156,7 @@ static inline TKM_TARGET void tki_gemm_f32_blocked_<@@>TKM_CPU<@@>(const tki_gem
                     if (!direct_b) {
                         bp = pb + jt * kcur * nr;
                         ldb = nr;
-                    } else if (ncols < nr) {
+                    } else if (ncols < nr && !direct_a) {
                         bp = pb;
                         ldb = nr;
                     } else {
@@ -161,7 +164,10 @@ static inline TKM_TARGET void tki_gemm_f32_blocked_<@@>TKM_CPU<@@>(const tki_gem
                         ldb = g->ldb;
                     }
                     aux.bias = last && g->bias ? g->bias + jc + jr : NULL;
-                    cfg->ukr(kcur, pa + it * kcur * mr, bp, ldb, ct, g->ldc, mrows, ncols, &aux);
+                    if (direct_a)
+                        cfg->ukr_direct(kcur, g->a + (ic + ir) * g->lda + pc, bp, ldb, ct, g->ldc, mrows, ncols, &aux);
+                    else
+                        cfg->ukr(kcur, pa + it * kcur * mr, bp, ldb, ct, g->ldc, mrows, ncols, &aux);
                     if (last) tki_act_tile(ct, g->ldc, mrows, ncols, g->epi, g->lo, g->hi);
                 }
             }

@@ -7,7 +7,9 @@
 
 #define GUARD 1234.5f
 
-static void check_kernel(const char *name, tki_ukr_fn f, size_t mr, size_t nv, size_t ku, size_t vl)
+/* direct: the direct form, which reads A in place (row i at a + i*rsa, only rows < m) and only the
+ * first n columns of B; the rest of B holds NaN so that any read of it would show. */
+static void check_kernel(const char *name, tki_ukr_fn f, size_t mr, size_t nv, size_t ku, size_t vl, int direct)
 {
     const size_t nr = nv * vl;
     size_t ks[7], ms[3], ns[4];
@@ -33,15 +35,15 @@ static void check_kernel(const char *name, tki_ukr_fn f, size_t mr, size_t nv, s
                     for (ibias = 0; ibias < 2; ibias++)
                         for (ild = 0; ild < 2; ild++) {
                             const size_t k = ks[ik], m = ms[im], n = ns[in];
-                            const size_t ldb = ild ? nr + 7 : nr, ldc = n + 3;
-                            float *a = tkt_alloc(k * mr), *b = tkt_alloc(k * ldb);
+                            const size_t ldb = ild ? nr + 7 : nr, ldc = n + 3, rsa = k + 3;
+                            float *a = tkt_alloc(direct ? m * rsa : k * mr), *b = tkt_alloc(k * ldb);
                             float *c = tkt_alloc((m + 2) * ldc + 2), *c0 = tkt_alloc((m + 2) * ldc + 2);
                             float *bias = tkt_alloc(nr);
                             float *ct = c + ldc + 1; /* one guard row above, guards to the left */
                             tki_ukr_aux aux;
                             size_t i, j, p, bad = 0, guard_bad = 0, nan_seen = 0;
-                            for (i = 0; i < k * mr; i++) a[i] = tkt_smallint();
-                            for (i = 0; i < k * ldb; i++) b[i] = tkt_smallint();
+                            for (i = 0; i < (direct ? m * rsa : k * mr); i++) a[i] = tkt_smallint();
+                            for (i = 0; i < k * ldb; i++) b[i] = direct && i % ldb >= n ? NAN : tkt_smallint();
                             for (i = 0; i < nr; i++) bias[i] = tkt_smallint();
                             for (i = 0; i < (m + 2) * ldc + 2; i++) c[i] = GUARD;
                             for (i = 0; i < m; i++)
@@ -51,11 +53,12 @@ static void check_kernel(const char *name, tki_ukr_fn f, size_t mr, size_t nv, s
                             aux.alpha = 2.0f;
                             aux.beta = betas[ib];
                             aux.bias = ibias ? bias : NULL;
+                            aux.rsa = rsa;
                             f(k, a, b, ldb, ct, ldc, m, n, &aux);
                             for (i = 0; i < m; i++)
                                 for (j = 0; j < n; j++) {
                                     float s = 0.0f, want, got = ct[i * ldc + j];
-                                    for (p = 0; p < k; p++) s += a[p * mr + i] * b[p * ldb + j];
+                                    for (p = 0; p < k; p++) s += (direct ? a[i * rsa + p] : a[p * mr + i]) * b[p * ldb + j];
                                     want = 2.0f * s;
                                     if (aux.beta != 0.0f) want += aux.beta * c0[(i + 1) * ldc + 1 + j];
                                     if (ibias) want += bias[j];
@@ -78,12 +81,14 @@ static void check_kernel(const char *name, tki_ukr_fn f, size_t mr, size_t nv, s
 }
 
 static size_t n_kernels;
-#define TKT_UKR(name, mr, nv, ku) (check_kernel(#name, name, mr, nv, ku, vl), n_kernels++);
+#define TKT_UKR(name, mr, nv, ku) (check_kernel(#name, name, mr, nv, ku, vl, 0), n_kernels++);
+#define TKT_UKR_DIRECT(name, mr, nv, ku) (check_kernel(#name, name, mr, nv, ku, vl, 1), n_kernels++);
 #define TKT_ISA(isa, runnable)                                                                   \
     if (runnable) {                                                                              \
         size_t vl = TKI_VL_F32_##isa();                                                          \
         size_t before = n_kernels;                                                               \
         TKI_UKR_LIST_F32_##isa(TKT_UKR)                                                          \
+        TKI_UKR_DIRECT_LIST_F32_##isa(TKT_UKR_DIRECT)                                            \
         printf("isa %s: %zu microkernels checked (vector length %zu floats)\n", #isa,              \
                n_kernels - before, vl);                                                          \
     } else {                                                                                     \

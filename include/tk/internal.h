@@ -44,6 +44,7 @@ typedef struct tki_ukr_aux {
     float alpha;
     float beta;          /* 0: C is never read */
     const float *bias;   /* n floats for this tile's columns, or NULL */
+    size_t rsa;          /* direct kernels only: distance between rows of A (A read in place) */
 } tki_ukr_aux;
 
 /* The one microkernel signature (docs/microkernel.md):
@@ -127,6 +128,7 @@ typedef struct tki_gemm_args {
 /* A tile configuration of one table row, as the generated decision tree returns it. */
 typedef struct tki_gemm_cfg {
     tki_ukr_fn ukr;
+    tki_ukr_fn ukr_direct;   /* the direct form of the same tile, or NULL: A (and B) read in place */
     unsigned mr, nv, ku;     /* tile: MR rows x NV vectors; ku is the k unroll of the kernel */
     unsigned mc, ncp, kc;    /* cache blocks: mc rows, ncp NR-panels, kc depth */
     unsigned packb;          /* 0: B is read in place when it is not transposed */

@@ -23,16 +23,17 @@ static inline TKM_TARGET __mmask16 tki_mask16_avx512f(size_t n, size_t first)
 @>)
 m4_define(<@tkm_ukr_header_end@>, <@#endif /* TK_GEN_UKR_F32_AVX512F_H */@>)
 
+m4_dnl # one k step; the direct form (TKM_DIRECT 1) reads A in place through row pointers and masks B
 m4_define(<@_tkm_avx512_step@>, <@        {
-tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@            const __m512 b_<@@>TKM_V = _mm512_loadu_ps(b + m4_eval(TKM_V * 16));
+tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@            const __m512 b_<@@>TKM_V = m4_ifelse(TKM_DIRECT, 1, <@_mm512_maskz_loadu_ps(k_<@@>TKM_V, b + m4_eval(TKM_V * 16))@>, <@_mm512_loadu_ps(b + m4_eval(TKM_V * 16))@>);
 @>)m4_dnl
 tkm_for(<@TKM_I@>, 0, TKM_MR - 1, <@            {
-                const __m512 ai = _mm512_set1_ps(a[TKM_I]);
+                const __m512 ai = _mm512_set1_ps(m4_ifelse(TKM_DIRECT, 1, <@a_<@@>TKM_I<@@>[q]@>, <@a[TKM_I]@>));
 tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@                tkm_acc(TKM_I, TKM_V) = _mm512_fmadd_ps(ai, b_<@@>TKM_V, tkm_acc(TKM_I, TKM_V));
 @>)m4_dnl
             }
 @>)m4_dnl
-            a += TKM_MR;
+            m4_ifelse(TKM_DIRECT, 1, <@q++;@>, <@a += TKM_MR;@>)
             b += ldb;
         }
 @>)
@@ -44,11 +45,20 @@ tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@                $1
             }
 @>)@>)
 
-m4_define(<@tkm_ukr_gemm_f32@>, <@tkm_nargs(<@tkm_ukr_gemm_f32@>, 3, $#)m4_dnl
-m4_pushdef(<@TKM_MR@>, <@$1@>)m4_pushdef(<@TKM_NV@>, <@$2@>)m4_pushdef(<@TKM_KU@>, <@$3@>)m4_dnl
-static inline TKM_TARGET void tkm_ukr_name($1, $2, $3)(TKI_UKR_PARAMS)
+m4_dnl # _tkm_avx512_kernel(NAME, MR, NV, KU, DIRECT): the body both forms share
+m4_define(<@_tkm_avx512_kernel@>, <@m4_dnl
+m4_pushdef(<@TKM_MR@>, <@$2@>)m4_pushdef(<@TKM_NV@>, <@$3@>)m4_pushdef(<@TKM_KU@>, <@$4@>)m4_pushdef(<@TKM_DIRECT@>, <@$5@>)m4_dnl
+static inline TKM_TARGET void $1(TKI_UKR_PARAMS)
 {
     size_t p = 0;
+m4_ifelse(TKM_DIRECT, 1, <@m4_dnl
+    /* direct form: A rows in place (rows past m re-read row 0, their results are never stored) */
+    size_t q = 0;
+tkm_for(<@TKM_I@>, 0, TKM_MR - 1, <@    const float *TKI_RESTRICT a_<@@>TKM_I = a + (m > TKM_I ? TKM_I : 0) * aux->rsa;
+@>)m4_dnl
+@>)m4_dnl
+tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@    const __mmask16 k_<@@>TKM_V = tki_mask16_avx512f(n, m4_eval(TKM_V * 16));
+@>)m4_dnl
     /* C is touched only after the k loop: start fetching its rows now (prefetches never fault) */
 tkm_for(<@TKM_I@>, 0, TKM_MR - 1, <@tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@    _mm_prefetch((const char *)(c + TKM_I * ldc + m4_eval(TKM_V * 16)), _MM_HINT_T0);
 @>)@>)m4_dnl
@@ -61,8 +71,7 @@ tkm_for(<@TKM_U@>, 1, TKM_KU, <@_tkm_avx512_step@>)m4_dnl
 _tkm_avx512_step    }
     {
         const __m512 va = _mm512_set1_ps(aux->alpha);
-tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@        const __mmask16 k_<@@>TKM_V = tki_mask16_avx512f(n, m4_eval(TKM_V * 16));
-        const __m512 bias_<@@>TKM_V = aux->bias ? _mm512_maskz_loadu_ps(k_<@@>TKM_V, aux->bias + m4_eval(TKM_V * 16)) : _mm512_setzero_ps();
+tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@        const __m512 bias_<@@>TKM_V = aux->bias ? _mm512_maskz_loadu_ps(k_<@@>TKM_V, aux->bias + m4_eval(TKM_V * 16)) : _mm512_setzero_ps();
 @>)m4_dnl
         if (aux->beta == 0.0f) {
 _tkm_avx512_rows(<@_mm512_mask_storeu_ps(c + TKM_I * ldc + m4_eval(TKM_V * 16), k_<@@>TKM_V, _mm512_fmadd_ps(va, tkm_acc(TKM_I, TKM_V), bias_<@@>TKM_V));@>)m4_dnl
@@ -72,6 +81,13 @@ _tkm_avx512_rows(<@_mm512_mask_storeu_ps(c + TKM_I * ldc + m4_eval(TKM_V * 16), 
         }
     }
 }
-m4_popdef(<@TKM_MR@>)m4_popdef(<@TKM_NV@>)m4_popdef(<@TKM_KU@>)m4_dnl
+m4_popdef(<@TKM_MR@>)m4_popdef(<@TKM_NV@>)m4_popdef(<@TKM_KU@>)m4_popdef(<@TKM_DIRECT@>)m4_dnl
 @>)
+
+m4_define(<@tkm_ukr_gemm_f32@>, <@tkm_nargs(<@tkm_ukr_gemm_f32@>, 3, $#)_tkm_avx512_kernel(tkm_ukr_name($1, $2, $3), $1, $2, $3, 0)@>)
+
+m4_dnl # The direct form (docs/microkernel.md): A read in place, row i at a + i*aux->rsa, rows >= m
+m4_dnl # never read; B read only in its first n columns (masked). Needs no packing at all.
+m4_define(<@tkm_ukr_direct_name@>, <@tki_ukr_gemm_f32_$1x<@@>m4_eval($2 * 16)_avx512f_direct_u$3@>)
+m4_define(<@tkm_ukr_gemm_f32_direct@>, <@tkm_nargs(<@tkm_ukr_gemm_f32_direct@>, 3, $#)_tkm_avx512_kernel(tkm_ukr_direct_name($1, $2, $3), $1, $2, $3, 1)@>)
 m4_divert(0)m4_dnl
