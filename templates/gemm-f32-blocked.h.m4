@@ -197,6 +197,19 @@ static inline TKM_TARGET void tki_gemm_f32_part_<@@>TKM_CPU<@@>(const tki_gemm_a
         tki_gemm_scale(g, i0, i1, j0, j1);
         return;
     }
+    if (cfg->ukr_direct && !cfg->packb && g->transa == TK_NO_TRANS && g->transb == TK_NO_TRANS &&
+        i1 - i0 <= cfg->mr && j1 - j0 <= (size_t)cfg->nv * (tkm_vl_f32) && g->k <= cfg->kc) {
+        /* one direct tile covers the part: the blocked loops would make exactly this one call */
+        tki_ukr_aux aux;
+        float *ct = g->c + i0 * g->ldc + j0;
+        aux.alpha = g->alpha;
+        aux.beta = g->beta;
+        aux.bias = g->bias ? g->bias + j0 : NULL;
+        aux.rsa = g->lda;
+        cfg->ukr_direct(g->k, g->a + i0 * g->lda, g->b + j0, g->ldb, ct, g->ldc, i1 - i0, j1 - j0, &aux);
+        tki_act_tile(ct, g->ldc, i1 - i0, j1 - j0, g->epi, g->lo, g->hi);
+        return;
+    }
     tki_gemm_f32_blocked_<@@>TKM_CPU<@@>(cfg, g, i0, i1, j0, j1, ws, ws_floats);
 }
 
@@ -225,10 +238,12 @@ static inline TKI_UNUSED tk_status tki_gemm_f32_ex_<@@>TKM_CPU<@@>(const tk_gemm
     } else {
         ws = tki_ws_static;
         ws_floats = TKI_GEMM_F32_WS_FLOATS_<@@>TKM_CPU;
-        if (g.k) {
+        const tki_gemm_cfg *cfg = &tki_gemm_f32_cfgs_<@@>TKM_CPU[tki_gemm_f32_select_<@@>TKM_CPU<@@>(g.m, g.n, g.k)];
+        /* direct kernels on untransposed operands copy nothing, so need no buffer */
+        const int copies = !cfg->ukr_direct || g.transa != TK_NO_TRANS || cfg->packb || g.transb != TK_NO_TRANS;
+        if (g.k && copies) {
             /* a wider vector machine than the table assumed may need more than the static buffer
              * even at the narrowest nc: then the caller must pass a workspace */
-            const tki_gemm_cfg *cfg = &tki_gemm_f32_cfgs_<@@>TKM_CPU[tki_gemm_f32_select_<@@>TKM_CPU<@@>(g.m, g.n, g.k)];
             size_t nr = (size_t)cfg->nv * (tkm_vl_f32);
             size_t kc = tki_min(cfg->kc, g.k);
             if (tki_round_up(tki_min(cfg->mc, tki_round_up(g.m, cfg->mr)) * kc, 16) + kc * nr + 16 > ws_floats)

@@ -139,9 +139,15 @@ typedef struct tki_gemm_cfg {
 /* Byte extent of a rows x cols matrix with leading dimension ld; 0 when it would overflow. */
 static inline size_t tki_extent(size_t rows, size_t cols, size_t ld)
 {
+    /* factors below 2^(bits/2) cannot overflow, so the division (tens of cycles, a noticeable part
+     * of a 4x4x4 call) is only paid for huge operands */
+    const size_t half = (size_t)1 << (sizeof(size_t) * 4);
+    size_t r1 = rows - 1, e;
     if (rows == 0 || cols == 0) return 0;
-    if (rows - 1 > (SIZE_MAX / 4 - cols) / ld) return 0;
-    return ((rows - 1) * ld + cols) * 4;
+    if (!(r1 < half && ld < half) && ld && r1 > (SIZE_MAX / 4) / ld) return 0;
+    e = r1 * ld;
+    if (e > SIZE_MAX / 4 - cols) return 0;
+    return (e + cols) * 4;
 }
 
 static inline int tki_overlap(const void *p, size_t pn, const void *q, size_t qn)
