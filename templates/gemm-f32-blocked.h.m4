@@ -175,13 +175,32 @@ static inline TKM_TARGET void tki_gemm_f32_blocked_<@@>TKM_CPU<@@>(const tki_gem
     }
 }
 
+/* When one direct tile covers rows [i0, i1) and columns [j0, j1), make the one kernel call the
+ * blocked loops would make, without them (small shapes are all overhead). Returns 0 otherwise. */
+static inline TKM_TARGET int tki_gemm_f32_tile1_<@@>TKM_CPU<@@>(const tki_gemm_cfg *cfg, const tki_gemm_args *g,
+                                                  size_t i0, size_t i1, size_t j0, size_t j1)
+{
+    tki_ukr_aux aux;
+    float *ct;
+    if (!(cfg->ukr_direct && !cfg->packb && g->transa == TK_NO_TRANS && g->transb == TK_NO_TRANS &&
+          i1 - i0 <= cfg->mr && j1 - j0 <= (size_t)cfg->nv * (tkm_vl_f32) && g->k <= cfg->kc && g->k))
+        return 0;
+    ct = g->c + i0 * g->ldc + j0;
+    aux.alpha = g->alpha;
+    aux.beta = g->beta;
+    aux.bias = g->bias ? g->bias + j0 : NULL;
+    aux.rsa = g->lda;
+    cfg->ukr_direct(g->k, g->a + i0 * g->lda, g->b + j0, g->ldb, ct, g->ldc, i1 - i0, j1 - j0, &aux);
+    tki_act_tile(ct, g->ldc, i1 - i0, j1 - j0, g->epi, g->lo, g->hi);
+    return 1;
+}
+
 /* Part `part` of `nparts` of a validated problem. Parts cut whole tiles along the table's split
  * dimension, and every element is computed the same way whatever the cut: results do not depend
  * on the number of parts. */
-static inline TKM_TARGET void tki_gemm_f32_part_<@@>TKM_CPU<@@>(const tki_gemm_args *g, size_t part, size_t nparts,
-                                                   float *ws, size_t ws_floats)
+static inline TKM_TARGET void tki_gemm_f32_part_<@@>TKM_CPU<@@>(const tki_gemm_cfg *cfg, const tki_gemm_args *g, size_t part,
+                                                   size_t nparts, float *ws, size_t ws_floats)
 {
-    const tki_gemm_cfg *cfg = &tki_gemm_f32_cfgs_<@@>TKM_CPU[tki_gemm_f32_select_<@@>TKM_CPU<@@>(g->m, g->n, g->k)];
     size_t i0 = 0, i1 = g->m, j0 = 0, j1 = g->n;
     if (nparts > 1) {
         int by_n = cfg->split == 0x6e;
@@ -197,19 +216,7 @@ static inline TKM_TARGET void tki_gemm_f32_part_<@@>TKM_CPU<@@>(const tki_gemm_a
         tki_gemm_scale(g, i0, i1, j0, j1);
         return;
     }
-    if (cfg->ukr_direct && !cfg->packb && g->transa == TK_NO_TRANS && g->transb == TK_NO_TRANS &&
-        i1 - i0 <= cfg->mr && j1 - j0 <= (size_t)cfg->nv * (tkm_vl_f32) && g->k <= cfg->kc) {
-        /* one direct tile covers the part: the blocked loops would make exactly this one call */
-        tki_ukr_aux aux;
-        float *ct = g->c + i0 * g->ldc + j0;
-        aux.alpha = g->alpha;
-        aux.beta = g->beta;
-        aux.bias = g->bias ? g->bias + j0 : NULL;
-        aux.rsa = g->lda;
-        cfg->ukr_direct(g->k, g->a + i0 * g->lda, g->b + j0, g->ldb, ct, g->ldc, i1 - i0, j1 - j0, &aux);
-        tki_act_tile(ct, g->ldc, i1 - i0, j1 - j0, g->epi, g->lo, g->hi);
-        return;
-    }
+    if (tki_gemm_f32_tile1_<@@>TKM_CPU<@@>(cfg, g, i0, i1, j0, j1)) return;
     tki_gemm_f32_blocked_<@@>TKM_CPU<@@>(cfg, g, i0, i1, j0, j1, ws, ws_floats);
 }
 
@@ -229,16 +236,18 @@ static inline TKI_UNUSED tk_status tki_gemm_f32_ex_<@@>TKM_CPU<@@>(const tk_gemm
     int nothing;
     float *ws;
     size_t ws_floats;
+    const tki_gemm_cfg *cfg;
     tk_status st = tki_gemm_check(d, &g, &nothing);
     if (st != TK_OK || nothing) return st;
+    cfg = &tki_gemm_f32_cfgs_<@@>TKM_CPU[tki_gemm_f32_select_<@@>TKM_CPU<@@>(g.m, g.n, g.k)];
     if (d->workspace) {
         if (g.k && d->workspace_size < tki_gemm_f32_workspace_size_<@@>TKM_CPU<@@>(d)) return TK_ERR_WORKSPACE;
         ws = (float *)d->workspace;
         ws_floats = d->workspace_size / sizeof(float);
     } else {
+        /* the thread-local address is taken only here: in shared objects it costs a call */
         ws = tki_ws_static;
         ws_floats = TKI_GEMM_F32_WS_FLOATS_<@@>TKM_CPU;
-        const tki_gemm_cfg *cfg = &tki_gemm_f32_cfgs_<@@>TKM_CPU[tki_gemm_f32_select_<@@>TKM_CPU<@@>(g.m, g.n, g.k)];
         /* direct kernels on untransposed operands copy nothing, so need no buffer */
         const int copies = !cfg->ukr_direct || g.transa != TK_NO_TRANS || cfg->packb || g.transb != TK_NO_TRANS;
         if (g.k && copies) {
@@ -250,7 +259,8 @@ static inline TKI_UNUSED tk_status tki_gemm_f32_ex_<@@>TKM_CPU<@@>(const tk_gemm
                 return TK_ERR_WORKSPACE;
         }
     }
-    tki_gemm_f32_part_<@@>TKM_CPU<@@>(&g, d->part, d->nparts ? d->nparts : 1, ws, ws_floats);
+    if (d->nparts <= 1 && tki_gemm_f32_tile1_<@@>TKM_CPU<@@>(cfg, &g, 0, g.m, 0, g.n)) return TK_OK;
+    tki_gemm_f32_part_<@@>TKM_CPU<@@>(cfg, &g, d->part, d->nparts ? d->nparts : 1, ws, ws_floats);
     return TK_OK;
 }
 
