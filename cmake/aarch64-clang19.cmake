@@ -12,29 +12,6 @@
 set(CMAKE_SYSTEM_NAME Linux)
 set(CMAKE_SYSTEM_PROCESSOR aarch64)
 set(TK_CROSS_TRIPLE aarch64-linux-gnu)
-
-set(CMAKE_C_COMPILER clang-19)
-set(CMAKE_C_COMPILER_TARGET ${TK_CROSS_TRIPLE})
-set(CMAKE_CXX_COMPILER clang++-19)
-set(CMAKE_CXX_COMPILER_TARGET ${TK_CROSS_TRIPLE})
-set(CMAKE_EXE_LINKER_FLAGS_INIT "-fuse-ld=lld")
-set(CMAKE_SHARED_LINKER_FLAGS_INIT "-fuse-ld=lld")
-set(CMAKE_MODULE_LINKER_FLAGS_INIT "-fuse-ld=lld")
-
-# C++ links only where the target's libstdc++ is installed (libstdc++-12-dev-arm64-cross, which
-# g++-aarch64-linux-gnu pulls in); without it C++ sources compile but executables do not link.
-file(GLOB TK_CROSS_LIBSTDCXX /usr/lib/gcc-cross/${TK_CROSS_TRIPLE}/*/libstdc++.so)
-if(TK_CROSS_LIBSTDCXX)
-  set(TK_CROSS_CXX_LINKS ON)
-else()
-  set(TK_CROSS_CXX_LINKS OFF)
-  set(CMAKE_TRY_COMPILE_TARGET_TYPE STATIC_LIBRARY)
-endif()
-
-set(CMAKE_CROSSCOMPILING_EMULATOR qemu-aarch64;-L;/usr/${TK_CROSS_TRIPLE})
-
-set(CMAKE_FIND_ROOT_PATH /usr/${TK_CROSS_TRIPLE})
-set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
-set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)
-set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)
-set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE ONLY)
+set(TK_CROSS_QEMU qemu-aarch64)
+include(${CMAKE_CURRENT_LIST_DIR}/cross-clang19.cmake)
+include(${CMAKE_CURRENT_LIST_DIR}/cross-common.cmake)

@@ -12,6 +12,7 @@
 set(CMAKE_SYSTEM_NAME Linux)
 set(CMAKE_SYSTEM_PROCESSOR aarch64)
 set(TK_CROSS_TRIPLE aarch64-linux-gnu)
+set(TK_CROSS_QEMU qemu-aarch64)
 
 set(CMAKE_C_COMPILER ${TK_CROSS_TRIPLE}-gcc)
 # C++: the gcc cross g++ when installed (g++-aarch64-linux-gnu brings libstdc++ for the target);
@@ -28,10 +29,4 @@ else()
   set(CMAKE_TRY_COMPILE_TARGET_TYPE STATIC_LIBRARY)
 endif()
 
-set(CMAKE_CROSSCOMPILING_EMULATOR qemu-aarch64;-L;/usr/${TK_CROSS_TRIPLE})
-
-set(CMAKE_FIND_ROOT_PATH /usr/${TK_CROSS_TRIPLE})
-set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
-set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)
-set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)
-set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE ONLY)
+include(${CMAKE_CURRENT_LIST_DIR}/cross-common.cmake)

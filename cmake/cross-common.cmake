@@ -1,0 +1,9 @@
+# Shared tail of the cross toolchain files. Needs TK_CROSS_TRIPLE (e.g. aarch64-linux-gnu) and
+# TK_CROSS_QEMU (e.g. qemu-aarch64). The emulator carries no -cpu: tests set QEMU_CPU per run.
+set(CMAKE_CROSSCOMPILING_EMULATOR ${TK_CROSS_QEMU};-L;/usr/${TK_CROSS_TRIPLE})
+
+set(CMAKE_FIND_ROOT_PATH /usr/${TK_CROSS_TRIPLE})
+set(CMAKE_FIND_ROOT_PATH_MODE_PROGRAM NEVER)
+set(CMAKE_FIND_ROOT_PATH_MODE_LIBRARY ONLY)
+set(CMAKE_FIND_ROOT_PATH_MODE_INCLUDE ONLY)
+set(CMAKE_FIND_ROOT_PATH_MODE_PACKAGE ONLY)
