@@ -23,16 +23,17 @@ static inline TKM_TARGET __m256i tki_mask8_avx2fma(size_t n, size_t first)
 @>)
 m4_define(<@tkm_ukr_header_end@>, <@#endif /* TK_GEN_UKR_F32_AVX2FMA_H */@>)
 
+m4_dnl # one k step; the direct form (TKM_DIRECT 1) reads A in place through row pointers and masks B
 m4_define(<@_tkm_avx2_step@>, <@        {
-tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@            const __m256 b_<@@>TKM_V = _mm256_loadu_ps(b + m4_eval(TKM_V * 8));
+tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@            const __m256 b_<@@>TKM_V = m4_ifelse(TKM_DIRECT, 1, <@_mm256_maskload_ps(b + m4_eval(TKM_V * 8), k_<@@>TKM_V)@>, <@_mm256_loadu_ps(b + m4_eval(TKM_V * 8))@>);
 @>)m4_dnl
 tkm_for(<@TKM_I@>, 0, TKM_MR - 1, <@            {
-                const __m256 ai = _mm256_broadcast_ss(a + TKM_I);
+                const __m256 ai = _mm256_broadcast_ss(m4_ifelse(TKM_DIRECT, 1, <@a_<@@>TKM_I + q@>, <@a + TKM_I@>));
 tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@                tkm_acc(TKM_I, TKM_V) = _mm256_fmadd_ps(ai, b_<@@>TKM_V, tkm_acc(TKM_I, TKM_V));
 @>)m4_dnl
             }
 @>)m4_dnl
-            a += TKM_MR;
+            m4_ifelse(TKM_DIRECT, 1, <@q++;@>, <@a += TKM_MR;@>)
             b += ldb;
         }
 @>)
@@ -43,11 +44,20 @@ tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@                $1
             }
 @>)@>)
 
-m4_define(<@tkm_ukr_gemm_f32@>, <@tkm_nargs(<@tkm_ukr_gemm_f32@>, 3, $#)m4_dnl
-m4_pushdef(<@TKM_MR@>, <@$1@>)m4_pushdef(<@TKM_NV@>, <@$2@>)m4_pushdef(<@TKM_KU@>, <@$3@>)m4_dnl
-static inline TKM_TARGET void tkm_ukr_name($1, $2, $3)(TKI_UKR_PARAMS)
+m4_dnl # _tkm_avx2_kernel(NAME, MR, NV, KU, DIRECT): the body both forms share
+m4_define(<@_tkm_avx2_kernel@>, <@m4_dnl
+m4_pushdef(<@TKM_MR@>, <@$2@>)m4_pushdef(<@TKM_NV@>, <@$3@>)m4_pushdef(<@TKM_KU@>, <@$4@>)m4_pushdef(<@TKM_DIRECT@>, <@$5@>)m4_dnl
+static inline TKM_TARGET void $1(TKI_UKR_PARAMS)
 {
     size_t p = 0;
+m4_ifelse(TKM_DIRECT, 1, <@m4_dnl
+    /* direct form: A rows in place (rows past m re-read row 0, their results are never stored) */
+    size_t q = 0;
+tkm_for(<@TKM_I@>, 0, TKM_MR - 1, <@    const float *TKI_RESTRICT a_<@@>TKM_I = a + (m > TKM_I ? TKM_I : 0) * aux->rsa;
+@>)m4_dnl
+@>)m4_dnl
+tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@    const __m256i k_<@@>TKM_V = tki_mask8_avx2fma(n, m4_eval(TKM_V * 8));
+@>)m4_dnl
 tkm_for(<@TKM_I@>, 0, TKM_MR - 1, <@tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@    __m256 tkm_acc(TKM_I, TKM_V) = _mm256_setzero_ps();
 @>)@>)m4_dnl
     for (; p + TKM_KU <= k; p += TKM_KU) {
@@ -57,8 +67,7 @@ tkm_for(<@TKM_U@>, 1, TKM_KU, <@_tkm_avx2_step@>)m4_dnl
 _tkm_avx2_step    }
     {
         const __m256 va = _mm256_set1_ps(aux->alpha);
-tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@        const __m256i k_<@@>TKM_V = tki_mask8_avx2fma(n, m4_eval(TKM_V * 8));
-        const __m256 bias_<@@>TKM_V = aux->bias ? _mm256_maskload_ps(aux->bias + m4_eval(TKM_V * 8), k_<@@>TKM_V) : _mm256_setzero_ps();
+tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@        const __m256 bias_<@@>TKM_V = aux->bias ? _mm256_maskload_ps(aux->bias + m4_eval(TKM_V * 8), k_<@@>TKM_V) : _mm256_setzero_ps();
 @>)m4_dnl
         if (aux->beta == 0.0f) {
 _tkm_avx2_rows(<@_mm256_maskstore_ps(c + TKM_I * ldc + m4_eval(TKM_V * 8), k_<@@>TKM_V, _mm256_fmadd_ps(va, tkm_acc(TKM_I, TKM_V), bias_<@@>TKM_V));@>)m4_dnl
@@ -68,6 +77,13 @@ _tkm_avx2_rows(<@_mm256_maskstore_ps(c + TKM_I * ldc + m4_eval(TKM_V * 8), k_<@@
         }
     }
 }
-m4_popdef(<@TKM_MR@>)m4_popdef(<@TKM_NV@>)m4_popdef(<@TKM_KU@>)m4_dnl
+m4_popdef(<@TKM_MR@>)m4_popdef(<@TKM_NV@>)m4_popdef(<@TKM_KU@>)m4_popdef(<@TKM_DIRECT@>)m4_dnl
 @>)
+
+m4_define(<@tkm_ukr_gemm_f32@>, <@tkm_nargs(<@tkm_ukr_gemm_f32@>, 3, $#)_tkm_avx2_kernel(tkm_ukr_name($1, $2, $3), $1, $2, $3, 0)@>)
+
+m4_dnl # The direct form (docs/microkernel.md): A read in place, row i at a + i*aux->rsa, rows >= m
+m4_dnl # never read; B read only in its first n columns (vmaskmov). Needs no packing at all.
+m4_define(<@tkm_ukr_direct_name@>, <@tki_ukr_gemm_f32_$1x<@@>m4_eval($2 * 8)_avx2fma_direct_u$3@>)
+m4_define(<@tkm_ukr_gemm_f32_direct@>, <@tkm_nargs(<@tkm_ukr_gemm_f32_direct@>, 3, $#)_tkm_avx2_kernel(tkm_ukr_direct_name($1, $2, $3), $1, $2, $3, 1)@>)
 m4_divert(0)m4_dnl
