@@ -45,6 +45,9 @@ tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@                $1
             }
 @>)@>)
 
+m4_define(<@_tkm_avx512_masks@>, <@tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@    const __mmask16 k_<@@>TKM_V = tki_mask16_avx512f(n, m4_eval(TKM_V * 16));
+@>)@>)
+
 m4_dnl # _tkm_avx512_kernel(NAME, MR, NV, KU, DIRECT): the body both forms share
 m4_define(<@_tkm_avx512_kernel@>, <@m4_dnl
 m4_pushdef(<@TKM_MR@>, <@$2@>)m4_pushdef(<@TKM_NV@>, <@$3@>)m4_pushdef(<@TKM_KU@>, <@$4@>)m4_pushdef(<@TKM_DIRECT@>, <@$5@>)m4_dnl
@@ -57,11 +60,19 @@ m4_ifelse(TKM_DIRECT, 1, <@m4_dnl
 tkm_for(<@TKM_I@>, 0, TKM_MR - 1, <@    const float *TKI_RESTRICT a_<@@>TKM_I = a + (m > TKM_I ? TKM_I : 0) * aux->rsa;
 @>)m4_dnl
 @>)m4_dnl
-tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@    const __mmask16 k_<@@>TKM_V = tki_mask16_avx512f(n, m4_eval(TKM_V * 16));
+m4_dnl # the direct form needs the column masks inside the k loop; the packed form only when storing
+m4_ifelse(TKM_DIRECT, 1, <@_tkm_avx512_masks<@@>@>)m4_dnl
+    /* C is touched only after the k loop: start fetching its rows now. A loop over the m rows (not
+     * unrolled: its count is not a constant) keeps the compiler from holding MR*NV row addresses in
+     * registers across the k loop, which made it spill accumulators. */
+    {
+        const float *cp = c;
+        size_t i;
+        for (i = 0; i < m; i++, cp += ldc) {
+tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@            _mm_prefetch((const char *)(cp + m4_eval(TKM_V * 16)), _MM_HINT_T0);
 @>)m4_dnl
-    /* C is touched only after the k loop: start fetching its rows now (prefetches never fault) */
-tkm_for(<@TKM_I@>, 0, TKM_MR - 1, <@tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@    _mm_prefetch((const char *)(c + TKM_I * ldc + m4_eval(TKM_V * 16)), _MM_HINT_T0);
-@>)@>)m4_dnl
+        }
+    }
 tkm_for(<@TKM_I@>, 0, TKM_MR - 1, <@tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@    __m512 tkm_acc(TKM_I, TKM_V) = _mm512_setzero_ps();
 @>)@>)m4_dnl
     for (; p + TKM_KU <= k; p += TKM_KU) {
@@ -71,6 +82,7 @@ tkm_for(<@TKM_U@>, 1, TKM_KU, <@_tkm_avx512_step@>)m4_dnl
 _tkm_avx512_step    }
     {
         const __m512 va = _mm512_set1_ps(aux->alpha);
+m4_ifelse(TKM_DIRECT, 1, <@@>, <@_tkm_avx512_masks<@@>@>)m4_dnl
 tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@        const __m512 bias_<@@>TKM_V = aux->bias ? _mm512_maskz_loadu_ps(k_<@@>TKM_V, aux->bias + m4_eval(TKM_V * 16)) : _mm512_setzero_ps();
 @>)m4_dnl
         if (aux->beta == 0.0f) {
