@@ -8,7 +8,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 out=${2:-$root/dist}
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
-${TK_HOST_CC:-cc} -std=c99 -O2 -o "$work/tkgen" "$root/gen/tkgen.c"
+${TK_HOST_CC:-cc} -std=c99 -O2 -o "$work/tkgen" "$root/gen/tkgen.c" "$root/gen/tkio.c"
 "$work/tkgen" build --root "$root" --cpus "$cpu" --default "$cpu" --out "$work/gen" >/dev/null
 flags=$("$work/tkgen" info --root "$root" --cpu "$cpu" cflags)
 require=$("$work/tkgen" info --root "$root" --cpu "$cpu" require)

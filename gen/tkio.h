@@ -1,0 +1,106 @@
+/* tkio.h - reading tk's descriptors, registry and tuning tables, shared by the generator (tkgen) and
+ * the tuner (tune/): one parser, so both always agree on what a file means. Every malformed line is
+ * reported as `file:line: message` through err_at, which counts into n_errors. */
+#ifndef TK_TKIO_H
+#define TK_TKIO_H
+#define _POSIX_C_SOURCE 200809L
+#include <stdint.h>
+#include <stdio.h>
+
+#define MAXTOK 64
+#define MAXROWS 256
+#define MAXCPU 64
+#define MAXISA 16
+#define TK_SIZE_INF ((unsigned long long)-1)
+
+extern int n_errors;        /* errors reported so far */
+extern const char *g_root;  /* the source tree: arch/, tuning_tables/, templates/, gen/ */
+
+typedef struct {
+    const char *path;
+    FILE *f;
+    int line;
+    char buf[4096];
+    char *tok[MAXTOK];
+    int ntok;
+    char *rest; /* text after the first token, for free-text keys */
+} reader;
+
+typedef struct {
+    char path[512];
+    char name[32], family[32], predication[16];
+    unsigned vector_bits, vregs, lanes;
+    int vla;
+    char target_attr[256], cflags[256], require_macro[64], host_feature[64], emulator[256],
+        template_path[256];
+    char a_regs[8]; /* registers holding A per k step: one (a broadcast), lanes (MR/lanes vectors), none */
+    int direct; /* the template also provides the direct form (A and B read in place) */
+} isa_desc;
+
+typedef struct {
+    char cpu[32], family[32], isa[32], fallback[32], match[256];
+    int line;
+} reg_row;
+
+typedef struct {
+    char path[512];
+    reg_row rows[MAXCPU];
+    int n;
+} registry;
+
+typedef struct {
+    unsigned long long lo, hi;
+} range;
+
+typedef struct {
+    range m, n, k;
+    unsigned mr, nr, ku;            /* nr: lanes for fixed-width ISAs, vectors for VLA (nr_v) */
+    unsigned long long mc, nc, kc;  /* nc in the same unit as nr */
+    int packb;                      /* 0 no, 1 yes */
+    int packa;                      /* 0: A read in place by the direct kernel form */
+    char split;                     /* partition cut: m or n */
+    char order;                     /* inner loop order: m (A panel kept in L1) or n (B panel kept) */
+    char evidence[16];
+    int line;
+} tkt_row;
+
+typedef struct {
+    char path[512];
+    char cpu[32], isa[32], source[16], tuner[256], date[32], compiler[256];
+    char notes[8][160];
+    int nnotes;
+    unsigned long long l1d, l2, l3, vlen_bits, cores;
+    double peak_gflops, dram_gbs;
+    tkt_row rows[MAXROWS];
+    int n;
+    uint32_t hash;
+} tkt_table;
+
+typedef struct {
+    registry reg;
+    isa_desc isas[MAXISA];
+    int nisa;
+} project;
+
+void err_at(const char *file, int line, const char *fmt, ...);
+void die(const char *fmt, ...);
+int reader_open(reader *r, const char *path);
+int reader_next(reader *r);
+int parse_uint(const char *s, unsigned long long *out);
+int parse_isa(const char *path, isa_desc *d);
+int parse_registry(const char *path, registry *g);
+const reg_row *reg_find(const registry *g, const char *cpu);
+int parse_range(const char *s, range *out);
+unsigned tile_vregs(const isa_desc *isa, unsigned mr, unsigned nv);
+int parse_tile(const char *s, const isa_desc *isa, unsigned *mr, unsigned *nr, char *why,
+                      size_t whycap);
+uint32_t fnv1a_file(const char *path);
+int parse_table(const char *path, const isa_desc *isa, tkt_table *t);
+const isa_desc *load_isa(project *p, const char *name, const char *where, int line);
+void load_project(project *p);
+void table_path(const reg_row *c, char *out, size_t cap);
+int load_table(project *p, const reg_row *c, tkt_table *t);
+int host_matches(const char *match);
+void validate_match(const registry *g);
+
+#endif
