@@ -26,7 +26,7 @@ ctest_run() {
   tot=${p% *} f=${p#* }
   [ -n "$tot" ] || { tot=1 f=1; }
   total_pass=$((total_pass + tot - f)) total_fail=$((total_fail + f))
-  checks=$(grep -E "^[0-9]+: (test_[a-z]+|check_nomalloc|golden|gen_errors|fuzz_tables): [0-9]+ passed" "$log" | sed 's/^[0-9]*: //' | tr '\n' ';')
+  checks=$(grep -E "^[0-9]+: [a-z_]+: [0-9]+ passed" "$log" | sed 's/^[0-9]*: //' | tr '\n' ';')
   detail=$(grep -E "^[0-9]+: (isa|cpu) " "$log" | sed 's/^[0-9]*: //' | sort -u | tr '\n' ';')
   note "$label: ctest $((tot - f))/$tot passed; $checks $detail"
   [ "$f" = 0 ] || { grep -E "FAIL|Failed|\*\*\*" "$log" | head -20; }

@@ -6,26 +6,48 @@
  *
  * Measuring, the model, buckets, the record log and table writing are not built yet, so there is
  * no `make retune`: see docs/tuner.md. */
-#include "candidates.h"
+#include "profile.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 static void usage(void)
 {
-    fprintf(stderr, "usage: tktune candidates --root DIR --cpu CPU [--list]\n");
+    fprintf(stderr, "usage: tktune candidates --root DIR --cpu CPU [--list]\n"
+                    "       tktune profile --root DIR --cpu CPU --log FILE --work DIR --tkgen PATH [--cc CC]\n"
+                    "                      [--budget N] [--timeout S] [--kc K]\n");
     exit(2);
+}
+
+/* FMAs per load in one k step (MR*NV FMAs against NV vector loads and MR broadcasts); tiles with
+ * fewer than 8 accumulators cannot hide the FMA latency and rank last. A first ranking, before the
+ * learned one (issue 3) replaces it. */
+static double intensity(const cand_l0 *c, unsigned long long lanes)
+{
+    (void)lanes;
+    if (c->mr * c->nv < 8) return 0.0;
+    return (double)(c->mr * c->nv) / (double)(c->mr + c->nv);
 }
 
 int main(int argc, char **argv)
 {
-    const char *cpu = NULL;
-    int list = 0;
-    if (argc < 2 || strcmp(argv[1], "candidates")) usage();
+    const char *cpu = NULL, *cmd = argc > 1 ? argv[1] : "";
+    int list = 0, budget = 16;
+    unsigned long long want_kc = 256;
+    profile_opts o = {NULL, NULL, NULL, NULL, "cc", 30.0, 1};
+    if (strcmp(cmd, "candidates") && strcmp(cmd, "profile")) usage();
     for (int i = 2; i < argc; i++) {
         if (!strcmp(argv[i], "--root") && i + 1 < argc) g_root = argv[++i];
         else if (!strcmp(argv[i], "--cpu") && i + 1 < argc) cpu = argv[++i];
         else if (!strcmp(argv[i], "--list")) list = 1;
+        else if (!strcmp(argv[i], "--log") && i + 1 < argc) o.log = argv[++i];
+        else if (!strcmp(argv[i], "--work") && i + 1 < argc) o.work = argv[++i];
+        else if (!strcmp(argv[i], "--tkgen") && i + 1 < argc) o.tkgen = argv[++i];
+        else if (!strcmp(argv[i], "--cc") && i + 1 < argc) o.cc = argv[++i];
+        else if (!strcmp(argv[i], "--budget") && i + 1 < argc) budget = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--timeout") && i + 1 < argc) o.timeout_s = atof(argv[++i]);
+        else if (!strcmp(argv[i], "--kc") && i + 1 < argc) want_kc = strtoull(argv[++i], NULL, 10);
         else usage();
     }
     if (!cpu) usage();
@@ -41,6 +63,36 @@ int main(int argc, char **argv)
     static cand_l0 l0[8192];
     int n0 = cand_level0(isa, l0, 8192);
     if (n0 > 8192) die("level 0 has %d candidates, more than this build can hold", n0);
+
+    if (!strcmp(cmd, "profile")) {
+        /* the budget goes to the tiles that load the least per FMA, at the unroll of 4 */
+        static cand_l0 pick[8192];
+        static unsigned long long kcs[8192];
+        int np = 0;
+        if (!o.log || !o.work || !o.tkgen || budget < 1) usage();
+        o.cpu = cpu;
+        for (int i = 0; i < n0; i++)
+            if (l0[i].ku == 4) pick[np++] = l0[i];
+        for (int i = 1; i < np; i++)
+            for (int j = i; j > 0 && intensity(&pick[j], k.lanes_per_vector) > intensity(&pick[j - 1], k.lanes_per_vector); j--) {
+                cand_l0 tmp = pick[j];
+                pick[j] = pick[j - 1];
+                pick[j - 1] = tmp;
+            }
+        if (np > budget) np = budget;
+        for (int i = 0; i < np; i++) {
+            unsigned long long opts[64];
+            int a = cand_kc(&pick[i], &k, opts, 64);
+            kcs[i] = a > 0 ? opts[0] : 16;
+            for (int j = 0; j < a && j < 64; j++)
+                if (opts[j] <= want_kc) kcs[i] = opts[j];
+        }
+        mkdir(o.work, 0777);
+        int ran = profile_level0(&o, isa, pick, np, kcs);
+        printf("tktune: %d level-0 candidates measured for %s, log %s\n", ran, cpu, o.log);
+        return 0;
+    }
+
     unsigned long long n1 = 0, n2 = 0, n3 = 0;
     for (int i = 0; i < n0; i++) {
         unsigned long long kcs[64], mcs[64], ncs[64];

@@ -1,0 +1,26 @@
+#!/bin/sh
+# Level-0 profiling (tune/profile.c) on the portable scalar ISA: candidates are measured in child
+# processes; a crashing one is recorded as `result=crash`, a hanging one as `result=timeout`, the
+# others `result=ok` with GFLOP/s; a second run finds everything in the record log and measures
+# nothing (resume). usage: tune_profile.sh TKTUNE TKGEN ROOT WORKDIR
+set -u
+tktune=$1 tkgen=$2 root=$3 work=$4
+pass=0 fail=0
+ok()  { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+rm -rf "$work" && mkdir -p "$work"
+log="$work/records.log"
+TKTUNE_TEST_CRASH=1 TKTUNE_TEST_HANG=2 "$tktune" profile --root "$root" --cpu generic --log "$log" \
+  --work "$work/probe" --tkgen "$tkgen" --budget 4 --timeout 2 > "$work/out1" 2>&1 || bad "first run failed: $(cat "$work/out1")"
+n=$(grep -c '^tk-record 1 op=gemm dtype=f32 cpu=generic isa=scalar level=0 ' "$log" 2>/dev/null || echo 0)
+[ "$n" = 4 ] && ok || bad "want 4 records, got $n"
+[ "$(grep -c 'result=crash signal=11' "$log")" = 1 ] && ok || bad "the crashing candidate was not recorded as a crash"
+[ "$(grep -c 'result=timeout' "$log")" = 1 ] && ok || bad "the hanging candidate was not recorded as a timeout"
+[ "$(grep -c 'result=ok gflops=[0-9]' "$log")" = 2 ] && ok || bad "want 2 measured candidates"
+grep -q 'tile=[0-9]*x[0-9]*vec ku=4 form=packed kc=[0-9]* ' "$log" && ok || bad "record lacks the decisions in order"
+before=$(wc -l < "$log")
+"$tktune" profile --root "$root" --cpu generic --log "$log" --work "$work/probe" --tkgen "$tkgen" --budget 4 \
+  > "$work/out2" 2>&1 || bad "second run failed"
+[ "$(wc -l < "$log")" = "$before" ] && grep -q "0 level-0 candidates measured" "$work/out2" && ok || bad "resume measured again"
+echo "tune_profile: $pass passed, $fail failed"
+[ $fail = 0 ]
