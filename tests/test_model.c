@@ -1,0 +1,48 @@
+/* The tuner's model (tune/model.c, Helix eqs. 1-8): configurations that break a capacity cost
+ * infinity; predicted time never beats the profiled microkernel's rate; it grows with every
+ * dimension; a faster microkernel, more bandwidth or more threads never make it slower; and two
+ * threads on a large shape come close to half the time. */
+#include "../tune/model.h"
+#include "tktest.h"
+
+int main(void)
+{
+    model_machine h = {48e3, 2e6, 32e6, 200e9, 100e9, 20e9, 5e-9, 20e-9, 90e-9, 50e-9, 2};
+    model_config c = {14, 32, 256, 336, 2048, 180.0, 1, 1, 1, 'n'};
+    static const double sizes[] = {1, 7, 64, 100, 333, 1024, 4096};
+    const int ns = (int)(sizeof sizes / sizeof sizes[0]);
+    tkt_init();
+    TKT_CHECK(model_fits(&h, &c), "the reference configuration must fit");
+    {
+        model_config bad = c;
+        bad.kc = 4096; /* (14 + 32) * 4096 * 4 bytes > 48 KB of L1 */
+        TKT_CHECK(!model_fits(&h, &bad) && isinf(model_time(&h, &bad, 64, 64, 64)), "L1 overflow accepted");
+        bad = c, bad.mc = 100; /* not a multiple of MR */
+        TKT_CHECK(!model_fits(&h, &bad), "mc not a multiple of MR accepted");
+    }
+    for (int a = 0; a < ns; a++)
+        for (int b = 0; b < ns; b++)
+            for (int d = 0; d < ns; d++) {
+                double m = sizes[a], n = sizes[b], k = sizes[d], t = model_time(&h, &c, m, n, k);
+                TKT_CHECK(t >= 2 * m * n * k / (c.ukr_gflops * 1e9), "%gx%gx%g: faster than the microkernel", m, n, k);
+                if (a + 1 < ns) TKT_CHECK(model_time(&h, &c, sizes[a + 1], n, k) >= t, "not monotonic in m at %g", m);
+                if (b + 1 < ns) TKT_CHECK(model_time(&h, &c, m, sizes[b + 1], k) >= t, "not monotonic in n at %g", n);
+                if (d + 1 < ns) TKT_CHECK(model_time(&h, &c, m, n, sizes[d + 1]) >= t, "not monotonic in k at %g", k);
+                model_config fast = c;
+                fast.ukr_gflops *= 1.5;
+                TKT_CHECK(model_time(&h, &fast, m, n, k) <= t, "a faster kernel made %gx%gx%g slower", m, n, k);
+                model_machine wide = h;
+                wide.bw_dram *= 2, wide.bw_l2 *= 2, wide.bw_l3 *= 2;
+                TKT_CHECK(model_time(&wide, &c, m, n, k) <= t, "more bandwidth made %gx%gx%g slower", m, n, k);
+                model_config two = c;
+                two.threads = 2;
+                TKT_CHECK(model_time(&h, &two, m, n, k) <= t, "two threads slower at %gx%gx%g", m, n, k);
+            }
+    {
+        model_config two = c;
+        two.threads = 2;
+        double t1 = model_time(&h, &c, 2048, 2048, 2048), t2 = model_time(&h, &two, 2048, 2048, 2048);
+        TKT_CHECK(t2 < 0.6 * t1, "2 threads on 2048^3: %g of one thread", t2 / t1);
+    }
+    return tkt_finish("test_model");
+}

@@ -1,0 +1,29 @@
+/* model.h - the Helix analytical model (paper eqs. 1-8) for tk's blocked GEMM on one CPU: level 0
+ * is the profiled microkernel, the levels above it are modelled from capacities, bandwidths and
+ * latencies, so any (m, n, k, configuration) gets a predicted time without running it. */
+#ifndef TK_TUNE_MODEL_H
+#define TK_TUNE_MODEL_H
+
+typedef struct {
+    double l1_bytes, l2_bytes, l3_bytes;     /* capacities (eq. 1) */
+    double bw_l2, bw_l3, bw_dram;            /* sustained read bandwidth, bytes/s (eq. 2) */
+    double lat_l2, lat_l3, lat_dram;         /* fixed access latency, seconds (eq. 2) */
+    double launch;                           /* fixed cost of one call, seconds (eq. 8) */
+    unsigned cores;                          /* parallel units at the thread level (eq. 6) */
+} model_machine;
+
+typedef struct {
+    unsigned mr, nr;                         /* register tile, NR in floats */
+    unsigned long long kc, mc, nc;           /* cache blocks */
+    double ukr_gflops;                       /* level-0 profile: GFLOP/s of the microkernel */
+    int pack_a, pack_b;                      /* 1 when that operand is copied into a panel */
+    unsigned threads;                        /* ways of the work partition */
+    char split;                              /* 'm' or 'n' */
+} model_config;
+
+/* 0 when the configuration breaks a capacity (eq. 1), else 1. */
+int model_fits(const model_machine *h, const model_config *c);
+/* Predicted seconds for an m x n x k product (eqs. 2-8); a configuration that does not fit costs
+ * +infinity. */
+double model_time(const model_machine *h, const model_config *c, double m, double n, double k);
+#endif
