@@ -6,15 +6,18 @@
  *
  * Measuring, the model, buckets, the record log and table writing are not built yet, so there is
  * no `make retune`: see docs/tuner.md. */
+#include "machine.h"
 #include "profile.h"
 
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 
 static void usage(void)
 {
     fprintf(stderr, "usage: tktune candidates --root DIR --cpu CPU [--list]\n"
+                    "       tktune machine --root DIR --cpu CPU [--log FILE]\n"
                     "       tktune profile --root DIR --cpu CPU --log FILE --work DIR --tkgen PATH [--cc CC]\n"
                     "                      [--budget N] [--timeout S] [--kc K]\n");
     exit(2);
@@ -36,7 +39,7 @@ int main(int argc, char **argv)
     int list = 0, budget = 16;
     unsigned long long want_kc = 256;
     profile_opts o = {NULL, NULL, NULL, NULL, "cc", 30.0, 1};
-    if (strcmp(cmd, "candidates") && strcmp(cmd, "profile")) usage();
+    if (strcmp(cmd, "candidates") && strcmp(cmd, "profile") && strcmp(cmd, "machine")) usage();
     for (int i = 2; i < argc; i++) {
         if (!strcmp(argv[i], "--root") && i + 1 < argc) g_root = argv[++i];
         else if (!strcmp(argv[i], "--cpu") && i + 1 < argc) cpu = argv[++i];
@@ -63,6 +66,23 @@ int main(int argc, char **argv)
     static cand_l0 l0[8192];
     int n0 = cand_level0(isa, l0, 8192);
     if (n0 > 8192) die("level 0 has %d candidates, more than this build can hold", n0);
+
+    if (!strcmp(cmd, "machine")) {
+        /* the bandwidths the model needs, measured here; appended to the log when one is given */
+        double l2 = measure_read_bw((size_t)(k.l2 / 2), 9), l3 = measure_read_bw((size_t)(k.l3 / 2), 7);
+        unsigned long long big = 4 * k.l3 > (1ull << 30) ? (1ull << 30) : 4 * k.l3;
+        double dram = measure_read_bw((size_t)big, 5);
+        char line[512];
+        snprintf(line, sizeof line,
+                 "tk-record 1 op=machine cpu=%s bw_l2=%.3g bw_l3=%.3g bw_dram=%.3g dram_set=%llu evidence=measured date=%ld\n",
+                 cpu, l2, l3, dram, big, (long)time(NULL));
+        fputs(line, stdout);
+        if (o.log) {
+            FILE *f = fopen(o.log, "a");
+            if (!f || fputs(line, f) < 0 || fclose(f)) die("cannot append to %s", o.log);
+        }
+        return l2 > 0 && l3 > 0 && dram > 0 ? 0 : 1;
+    }
 
     if (!strcmp(cmd, "profile")) {
         /* the budget goes to the tiles that load the least per FMA, at the unroll of 4 */
