@@ -729,3 +729,42 @@ void validate_match(const registry *g)
 }
 
 /* ---- m4 driving ---- */
+
+static void write_range(FILE *f, const range *r)
+{
+    if (r->lo == 1 && r->hi == TK_SIZE_INF) fprintf(f, "%-8s", "*");
+    else if (r->lo == r->hi) fprintf(f, "%-8llu", r->lo);
+    else {
+        char b[64];
+        if (r->hi == TK_SIZE_INF) snprintf(b, sizeof b, "%llu..*", r->lo);
+        else snprintf(b, sizeof b, "%llu..%llu", r->lo, r->hi);
+        fprintf(f, "%-8s", b);
+    }
+}
+
+int write_table(FILE *f, const tkt_table *t, const isa_desc *isa)
+{
+    const char *v = isa->vla ? "v" : "";
+    fprintf(f, "tkt          1\ncpu          %s\nisa          %s\nsource       %s\n", t->cpu, t->isa, t->source);
+    if (t->tuner[0]) fprintf(f, "tuner        %s\n", t->tuner);
+    if (t->date[0]) fprintf(f, "date         %s\n", t->date);
+    if (t->compiler[0]) fprintf(f, "compiler     %s\n", t->compiler);
+    for (int i = 0; i < t->nnotes; i++) fprintf(f, "note         %s\n", t->notes[i]);
+    fprintf(f, "l1d_bytes    %llu\nl2_bytes     %llu\nl3_bytes     %llu\nvlen_bits    %llu\ncores        %llu\n", t->l1d,
+            t->l2, t->l3, t->vlen_bits, t->cores);
+    fprintf(f, "peak_gflops  %.17g\ndram_gbs     %.17g\n", t->peak_gflops, t->dram_gbs);
+    fprintf(f, "columns      m       n       k       tile    ku  mc    nc     kc     packb  split  order  packa  evidence\n");
+    for (int i = 0; i < t->n; i++) {
+        const tkt_row *w = &t->rows[i];
+        char tile[64], nc[64];
+        snprintf(tile, sizeof tile, "%ux%u%s", w->mr, w->nr, v);
+        snprintf(nc, sizeof nc, "%llu%s", w->nc, v);
+        fprintf(f, "row          ");
+        write_range(f, &w->m);
+        write_range(f, &w->n);
+        write_range(f, &w->k);
+        fprintf(f, "%-7s %-3u %-5llu %-6s %-6llu %-6s %-6c %-6c %-6s %s\n", tile, w->ku, w->mc, nc, w->kc,
+                w->packb ? "yes" : "no", w->split, w->order, w->packa ? "yes" : "no", w->evidence);
+    }
+    return ferror(f) ? 0 : 1;
+}

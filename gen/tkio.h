@@ -102,5 +102,7 @@ void table_path(const reg_row *c, char *out, size_t cap);
 int load_table(project *p, const reg_row *c, tkt_table *t);
 int host_matches(const char *match);
 void validate_match(const registry *g);
+/* Writes t in the canonical .tkt form (parse_table reads it back identically); 0 on a write error. */
+int write_table(FILE *f, const tkt_table *t, const isa_desc *isa);
 
 #endif
