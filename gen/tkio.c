@@ -732,13 +732,13 @@ void validate_match(const registry *g)
 
 static void write_range(FILE *f, const range *r)
 {
-    if (r->lo == 1 && r->hi == TK_SIZE_INF) fprintf(f, "%-8s", "*");
-    else if (r->lo == r->hi) fprintf(f, "%-8llu", r->lo);
+    if (r->lo == 1 && r->hi == TK_SIZE_INF) fprintf(f, "%-7s ", "*");
+    else if (r->lo == r->hi) fprintf(f, "%-7llu ", r->lo);
     else {
         char b[64];
         if (r->hi == TK_SIZE_INF) snprintf(b, sizeof b, "%llu..*", r->lo);
         else snprintf(b, sizeof b, "%llu..%llu", r->lo, r->hi);
-        fprintf(f, "%-8s", b);
+        fprintf(f, "%-7s ", b);
     }
 }
 

@@ -6,6 +6,7 @@
  *
  * Measuring, the model, buckets, the record log and table writing are not built yet, so there is
  * no `make retune`: see docs/tuner.md. */
+#include "buckets.h"
 #include "machine.h"
 #include "profile.h"
 
@@ -18,6 +19,7 @@ static void usage(void)
 {
     fprintf(stderr, "usage: tktune candidates --root DIR --cpu CPU [--list]\n"
                     "       tktune machine --root DIR --cpu CPU [--log FILE]\n"
+                    "       tktune table --root DIR --cpu CPU --log FILE --out TABLE\n"
                     "       tktune profile --root DIR --cpu CPU --log FILE --work DIR --tkgen PATH [--cc CC]\n"
                     "                      [--budget N] [--timeout S] [--kc K]\n");
     exit(2);
@@ -39,7 +41,8 @@ int main(int argc, char **argv)
     int list = 0, budget = 16;
     unsigned long long want_kc = 256;
     profile_opts o = {NULL, NULL, NULL, NULL, "cc", 30.0, 1};
-    if (strcmp(cmd, "candidates") && strcmp(cmd, "profile") && strcmp(cmd, "machine")) usage();
+    const char *out_path = NULL;
+    if (strcmp(cmd, "candidates") && strcmp(cmd, "profile") && strcmp(cmd, "machine") && strcmp(cmd, "table")) usage();
     for (int i = 2; i < argc; i++) {
         if (!strcmp(argv[i], "--root") && i + 1 < argc) g_root = argv[++i];
         else if (!strcmp(argv[i], "--cpu") && i + 1 < argc) cpu = argv[++i];
@@ -51,6 +54,7 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--budget") && i + 1 < argc) budget = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--timeout") && i + 1 < argc) o.timeout_s = atof(argv[++i]);
         else if (!strcmp(argv[i], "--kc") && i + 1 < argc) want_kc = strtoull(argv[++i], NULL, 10);
+        else if (!strcmp(argv[i], "--out") && i + 1 < argc) out_path = argv[++i];
         else usage();
     }
     if (!cpu) usage();
@@ -66,6 +70,37 @@ int main(int argc, char **argv)
     static cand_l0 l0[8192];
     int n0 = cand_level0(isa, l0, 8192);
     if (n0 > 8192) die("level 0 has %d candidates, more than this build can hold", n0);
+
+    if (!strcmp(cmd, "table")) {
+        /* measured level 0 + modelled blocks -> buckets -> a new table, written atomically */
+        static measured_l0 ml[4096];
+        static tkt_table nt;
+        model_machine h;
+        double bw2, bw3, bwd;
+        char err[1300], date[32];
+        time_t now = time(NULL);
+        if (!o.log || !out_path) usage();
+        int n = read_level0(o.log, cpu, ml, 4096);
+        if (n == 0) die("%s has no successful level-0 record for %s: run tktune profile first", o.log, cpu);
+        int have_bw = read_machine(o.log, cpu, &bw2, &bw3, &bwd);
+        if (!have_bw) bwd = t.dram_gbs * 1e9, bw3 = 4 * bwd, bw2 = 10 * bwd;
+        h.l1_bytes = (double)k.l1, h.l2_bytes = (double)k.l2, h.l3_bytes = (double)k.l3;
+        h.bw_l2 = bw2, h.bw_l3 = bw3, h.bw_dram = bwd;
+        h.lat_l2 = 5e-9, h.lat_l3 = 20e-9, h.lat_dram = 90e-9, h.launch = 50e-9, h.cores = k.cores;
+        nt = t;
+        nt.n = choose_rows(isa, &k, &h, ml, n, nt.rows, MAXROWS);
+        if (nt.n <= 0) die("no table rows could be chosen");
+        snprintf(nt.source, sizeof nt.source, "measured");
+        snprintf(nt.tuner, sizeof nt.tuner, "tktune 0.1 (level 0 measured, blocks chosen by the Helix model)");
+        strftime(date, sizeof date, "%Y-%m-%d", gmtime(&now));
+        snprintf(nt.date, sizeof nt.date, "%s", date);
+        nt.nnotes = 0;
+        snprintf(nt.notes[nt.nnotes++], sizeof nt.notes[0], "level 0: %d microkernels measured on this machine (record log %s)", n, o.log);
+        snprintf(nt.notes[nt.nnotes++], sizeof nt.notes[0], "blocks: Helix model over bandwidths %s (L2 %.3g, L3 %.3g, DRAM %.3g B/s)", have_bw ? "measured" : "assumed from dram_gbs", bw2, bw3, bwd);
+        if (!write_table_atomically(out_path, &nt, isa, err, sizeof err)) die("%s", err);
+        printf("tktune: wrote %s (%d rows)\n", out_path, nt.n);
+        return 0;
+    }
 
     if (!strcmp(cmd, "machine")) {
         /* the bandwidths the model needs, measured here; appended to the log when one is given */

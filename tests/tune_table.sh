@@ -1,0 +1,34 @@
+#!/bin/sh
+# From a record log to a table (tune/buckets.c): the table tktune writes passes tkgen's checks, uses
+# only measured microkernels, ends with the catch-all row; a held lock stops a second writer and
+# leaves the table intact; a log without measurements is refused. usage: tune_table.sh TKTUNE TKGEN ROOT WORKDIR
+set -u
+tktune=$1 tkgen=$2 root=$3 work=$4
+pass=0 fail=0
+ok()  { pass=$((pass + 1)); }
+bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+rm -rf "$work" && mkdir -p "$work"
+log="$work/records.log" out="$work/generic.tkt"
+cat > "$log" <<'LOG'
+tk-record 1 op=machine cpu=generic bw_l2=5e+10 bw_l3=2e+10 bw_dram=8e+09 dram_set=8388608 evidence=measured date=1
+tk-record 1 op=gemm dtype=f32 cpu=generic isa=scalar level=0 tile=4x4vec ku=4 form=packed kc=256 result=ok gflops=6.00 spread=0.01 evidence=measured load=0.1 date=1
+tk-record 1 op=gemm dtype=f32 cpu=generic isa=scalar level=0 tile=8x2vec ku=4 form=packed kc=256 result=ok gflops=5.00 spread=0.01 evidence=measured load=0.1 date=1
+tk-record 1 op=gemm dtype=f32 cpu=generic isa=scalar level=0 tile=6x3vec ku=4 form=packed kc=256 result=crash signal=11 evidence=measured load=0.1 date=1
+tk-record 1 op=gemm dtype=f32 cpu=other isa=scalar level=0 tile=2x2vec ku=4 form=packed kc=256 result=ok gflops=99.00 spread=0.01 evidence=measured load=0.1 date=1
+LOG
+"$tktune" table --root "$root" --cpu generic --log "$log" --out "$out" > "$work/o1" 2>&1 && ok || bad "table: $(cat "$work/o1")"
+"$tkgen" check --root "$root" "$out" > "$work/o2" 2>&1 && ok || bad "tkgen check: $(cat "$work/o2")"
+tiles=$(awk '$1 == "row" { print $5 }' "$out" | sort -u | tr '\n' ' ')
+case "$tiles" in "4x4 "|"4x4 8x2 "|"8x2 ") ok ;; *) bad "rows use unmeasured or failed tiles: $tiles" ;; esac
+tail -n 1 "$out" | awk '$1 == "row" && $2 == "*" && $3 == "*" && $4 == "*" { exit 0 } { exit 1 }' && ok || bad "last row is not the catch-all"
+grep -q '^source       measured$' "$out" && ok || bad "source is not 'measured'"
+sum=$(cksum < "$out")
+: > "$out.lock"
+if "$tktune" table --root "$root" --cpu generic --log "$log" --out "$out" > "$work/o3" 2>&1; then bad "wrote through a held lock"
+else grep -q "lock" "$work/o3" && [ "$(cksum < "$out")" = "$sum" ] && ok || bad "lock: $(cat "$work/o3")"; fi
+rm -f "$out.lock"
+: > "$work/empty.log"
+if "$tktune" table --root "$root" --cpu generic --log "$work/empty.log" --out "$work/x.tkt" > "$work/o4" 2>&1; then bad "a log without records was accepted"
+else [ ! -e "$work/x.tkt" ] && ok || bad "a table was written from nothing"; fi
+echo "tune_table: $pass passed, $fail failed"
+[ $fail = 0 ]

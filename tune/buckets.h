@@ -1,0 +1,23 @@
+/* buckets.h - from the record log to a table (see buckets.c). */
+#ifndef TK_TUNE_BUCKETS_H
+#define TK_TUNE_BUCKETS_H
+#include "candidates.h"
+#include "model.h"
+
+typedef struct {
+    cand_l0 c;
+    unsigned long long kc; /* depth it was measured at */
+    double gflops;
+} measured_l0;
+
+/* The successful level-0 records of `cpu` in the log; returns how many were read (<= cap). */
+int read_level0(const char *log, const char *cpu, measured_l0 *out, int cap);
+/* The last op=machine record of `cpu`: 1 when found. */
+int read_machine(const char *log, const char *cpu, double *bw_l2, double *bw_l3, double *bw_dram);
+/* Rows for the grid's buckets, merged, last row the catch-all; returns the count (-1: cap too small). */
+int choose_rows(const isa_desc *isa, const cand_caps *k, const model_machine *h, const measured_l0 *l0, int n0,
+                tkt_row *rows, int cap);
+/* Writes `path` through a temporary file and a rename, holding `path`.lock: the old table is
+ * intact whatever happens; 0 with a message in err on failure (also when the lock is taken). */
+int write_table_atomically(const char *path, const tkt_table *t, const isa_desc *isa, char *err, size_t errcap);
+#endif
