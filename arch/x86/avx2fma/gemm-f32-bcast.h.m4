@@ -25,7 +25,7 @@ m4_define(<@tkm_ukr_header_end@>, <@#endif /* TK_GEN_UKR_F32_AVX2FMA_H */@>)
 
 m4_dnl # one k step; the direct form (TKM_DIRECT 1) reads A in place through row pointers and masks B
 m4_define(<@_tkm_avx2_step@>, <@        {
-tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@            const __m256 b_<@@>TKM_V = m4_ifelse(TKM_DIRECT, 1, <@_mm256_maskload_ps(b + m4_eval(TKM_V * 8), k_<@@>TKM_V)@>, <@_mm256_loadu_ps(b + m4_eval(TKM_V * 8))@>);
+tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@            const __m256 b_<@@>TKM_V = m4_ifelse(TKM_MASKB, 1, <@_mm256_maskload_ps(b + m4_eval(TKM_V * 8), k_<@@>TKM_V)@>, <@_mm256_loadu_ps(b + m4_eval(TKM_V * 8))@>);
 @>)m4_dnl
 tkm_for(<@TKM_I@>, 0, TKM_MR - 1, <@            {
                 const __m256 ai = _mm256_broadcast_ss(m4_ifelse(TKM_DIRECT, 1, <@a_<@@>TKM_I + q@>, <@a + TKM_I@>));
@@ -44,6 +44,15 @@ tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@                $1
             }
 @>)@>)
 
+m4_dnl # _tkm_avx2_loops(MASKB): the unrolled k loop and its tail; MASKB 1 loads B through the masks
+m4_define(<@_tkm_avx2_loops@>, <@m4_pushdef(<@TKM_MASKB@>, <@$1@>)m4_dnl
+    for (; p + TKM_KU <= k; p += TKM_KU) {
+tkm_for(<@TKM_U@>, 1, TKM_KU, <@_tkm_avx2_step@>)m4_dnl
+    }
+    for (; p < k; p++) {
+_tkm_avx2_step    }
+m4_popdef(<@TKM_MASKB@>)@>)
+
 m4_dnl # _tkm_avx2_kernel(NAME, MR, NV, KU, DIRECT): the body both forms share
 m4_define(<@_tkm_avx2_kernel@>, <@m4_dnl
 m4_pushdef(<@TKM_MR@>, <@$2@>)m4_pushdef(<@TKM_NV@>, <@$3@>)m4_pushdef(<@TKM_KU@>, <@$4@>)m4_pushdef(<@TKM_DIRECT@>, <@$5@>)m4_dnl
@@ -60,11 +69,11 @@ tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@    const __m256i k_<@@>TKM_V = tki_mask8_av
 @>)m4_dnl
 tkm_for(<@TKM_I@>, 0, TKM_MR - 1, <@tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@    __m256 tkm_acc(TKM_I, TKM_V) = _mm256_setzero_ps();
 @>)@>)m4_dnl
-    for (; p + TKM_KU <= k; p += TKM_KU) {
-tkm_for(<@TKM_U@>, 1, TKM_KU, <@_tkm_avx2_step@>)m4_dnl
-    }
-    for (; p < k; p++) {
-_tkm_avx2_step    }
+m4_dnl # vmaskmov loads cost more than plain ones: the direct form masks B only when n < NR
+m4_ifelse(TKM_DIRECT, 1, <@    if (n >= m4_eval(TKM_NV * 8)) {
+_tkm_avx2_loops(0)    } else {
+_tkm_avx2_loops(1)    }
+@>, <@_tkm_avx2_loops(0)@>)m4_dnl
     {
         const __m256 va = _mm256_set1_ps(aux->alpha);
 tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@        const __m256 bias_<@@>TKM_V = aux->bias ? _mm256_maskload_ps(aux->bias + m4_eval(TKM_V * 8), k_<@@>TKM_V) : _mm256_setzero_ps();
