@@ -6,9 +6,7 @@
 # usage: gen_errors.sh TKGEN ROOT M4 WORKDIR
 set -u
 tkgen=$1 root=$2 m4=$3 work=$4
-pass=0 fail=0
-ok()  { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+. "$(dirname "$0")/lib.sh"
 for f in "$root"/tests/gen_errors/*.tkt "$root"/tests/gen_errors/*.tkr "$root"/tests/gen_errors/*.tkarch; do
   [ -e "$f" ] || continue
   exp=$(sed -n '1s/^# expect \([0-9]*\): \(.*\)$/\1|\2/p' "$f")
@@ -32,5 +30,4 @@ case "$rc:$out" in 1:*"ukr_f32_scalar.h:"*"unexpanded m4 name 'TKM_BOGUS'"*) ok 
 printf 'columns cpu family isa fallback match\ncpu foo generic nosuchisa generic -\ncpu generic generic scalar - any\n' > "$work/root/tuning_tables/registry.tkr"
 out=$("$tkgen" build --root "$work/root" --cpus generic --default generic --out "$work/out" 2>&1); rc=$?
 case "$rc:$out" in 1:*"registry.tkr:2: unknown ISA 'nosuchisa'"*) ok ;; *) bad "unknown isa: exit $rc: $out" ;; esac
-echo "gen_errors: $pass passed, $fail failed"
-[ $fail = 0 ]
+finish gen_errors

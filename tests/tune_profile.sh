@@ -5,9 +5,7 @@
 # nothing (resume). usage: tune_profile.sh TKTUNE TKGEN ROOT WORKDIR
 set -u
 tktune=$1 tkgen=$2 root=$3 work=$4
-pass=0 fail=0
-ok()  { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+. "$(dirname "$0")/lib.sh"
 rm -rf "$work" && mkdir -p "$work"
 log="$work/records.log"
 TKTUNE_TEST_CRASH=1 TKTUNE_TEST_HANG=2 "$tktune" profile --root "$root" --cpu generic --log "$log" \
@@ -22,5 +20,4 @@ before=$(wc -l < "$log")
 "$tktune" profile --root "$root" --cpu generic --log "$log" --work "$work/probe" --tkgen "$tkgen" --budget 4 \
   > "$work/out2" 2>&1 || bad "second run failed"
 [ "$(wc -l < "$log")" = "$before" ] && grep -q "0 level-0 candidates measured" "$work/out2" && ok || bad "resume measured again"
-echo "tune_profile: $pass passed, $fail failed"
-[ $fail = 0 ]
+finish tune_profile

@@ -4,9 +4,7 @@
 # leaves the table intact; a log without measurements is refused. usage: tune_table.sh TKTUNE TKGEN ROOT WORKDIR
 set -u
 tktune=$1 tkgen=$2 root=$3 work=$4
-pass=0 fail=0
-ok()  { pass=$((pass + 1)); }
-bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
+. "$(dirname "$0")/lib.sh"
 rm -rf "$work" && mkdir -p "$work"
 log="$work/records.log" out="$work/generic.tkt"
 cat > "$log" <<'LOG'
@@ -30,5 +28,4 @@ rm -f "$out.lock"
 : > "$work/empty.log"
 if "$tktune" table --root "$root" --cpu generic --log "$work/empty.log" --out "$work/x.tkt" > "$work/o4" 2>&1; then bad "a log without records was accepted"
 else [ ! -e "$work/x.tkt" ] && ok || bad "a table was written from nothing"; fi
-echo "tune_table: $pass passed, $fail failed"
-[ $fail = 0 ]
+finish tune_table
