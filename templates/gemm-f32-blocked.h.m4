@@ -96,14 +96,15 @@ static inline TKM_TARGET void tki_gemm_f32_pack_b_<@@>TKM_CPU<@@>(const tki_gemm
     }
 }
 
-/* Floats of workspace the configuration needs for an m x n x k problem (upper bound for any part). */
-static inline size_t tki_gemm_f32_cfg_ws_<@@>TKM_CPU<@@>(const tki_gemm_cfg *cfg, size_t m, size_t n, size_t k)
+/* Floats of workspace for one packed mc x kc block of A (kept 64-byte aligned) and `panels`
+ * NR-wide panels of packed B, for an m-row, k-deep problem: the one rule the entry point, the
+ * workspace query and the blocked loops all size by. */
+static inline size_t tki_gemm_f32_ws_need_<@@>TKM_CPU<@@>(const tki_gemm_cfg *cfg, size_t m, size_t k, size_t panels)
 {
-    size_t nr = (size_t)cfg->nv * (tkm_vl_f32), mr = cfg->mr;
+    size_t nr = (size_t)cfg->nv * (tkm_vl_f32);
     size_t kc = tki_min(cfg->kc, k ? k : 1);
-    size_t mc = tki_min(cfg->mc, tki_round_up(m, mr));
-    size_t nc = cfg->packb ? tki_min((size_t)cfg->ncp * nr, tki_round_up(n, nr)) : nr;
-    return tki_round_up(mc * kc, 16) + kc * nc + 16;
+    size_t mc = tki_min(cfg->mc, tki_round_up(m, cfg->mr));
+    return tki_round_up(mc * kc, 16) + kc * panels * nr + 16;
 }
 
 /* The five loops (BLIS order jc, pc, ic, jr, ir) over rows [i0, i1) and columns [j0, j1).
@@ -121,7 +122,7 @@ static inline TKM_TARGET void tki_gemm_f32_blocked_<@@>TKM_CPU<@@>(const tki_gem
     const int direct_a = cfg->ukr_direct && g->transa == TK_NO_TRANS;
     size_t ncp = direct_b ? 1 : cfg->ncp, jc, pc, ic;
     float *pa = ws, *pb = ws + pa_floats;
-    while (ncp > 1 && pa_floats + kc * ncp * nr + 16 > ws_floats) ncp--;
+    while (ncp > 1 && tki_gemm_f32_ws_need_<@@>TKM_CPU<@@>(cfg, g->m, g->k, ncp) > ws_floats) ncp--;
     for (jc = j0; jc < j1; jc += direct_b ? j1 - j0 : ncp * nr) {
         const size_t ncur = direct_b ? j1 - j0 : tki_min(ncp * nr, j1 - jc);
         for (pc = 0; pc < g->k; pc += kc) {
@@ -223,9 +224,12 @@ static inline TKM_TARGET void tki_gemm_f32_part_<@@>TKM_CPU<@@>(const tki_gemm_c
 static inline TKI_UNUSED size_t tki_gemm_f32_workspace_size_<@@>TKM_CPU<@@>(const tk_gemm_desc *d)
 {
     const tki_gemm_cfg *cfg;
+    size_t nr, panels;
     if (!d || d->m == 0 || d->n == 0) return 0;
     cfg = &tki_gemm_f32_cfgs_<@@>TKM_CPU[tki_gemm_f32_select_<@@>TKM_CPU<@@>(d->m, d->n, d->k)];
-    return tki_gemm_f32_cfg_ws_<@@>TKM_CPU<@@>(cfg, d->m, d->n, d->k) * sizeof(float);
+    nr = (size_t)cfg->nv * (tkm_vl_f32);
+    panels = cfg->packb ? tki_min(cfg->ncp, (d->n + nr - 1) / nr) : 1;
+    return tki_gemm_f32_ws_need_<@@>TKM_CPU<@@>(cfg, d->m, d->k, panels) * sizeof(float);
 }
 
 /* The descriptor entry for this CPU: validate everything, then compute; C is untouched on error. */
@@ -253,10 +257,7 @@ static inline TKI_UNUSED tk_status tki_gemm_f32_ex_<@@>TKM_CPU<@@>(const tk_gemm
         if (g.k && copies) {
             /* a wider vector machine than the table assumed may need more than the static buffer
              * even at the narrowest nc: then the caller must pass a workspace */
-            size_t nr = (size_t)cfg->nv * (tkm_vl_f32);
-            size_t kc = tki_min(cfg->kc, g.k);
-            if (tki_round_up(tki_min(cfg->mc, tki_round_up(g.m, cfg->mr)) * kc, 16) + kc * nr + 16 > ws_floats)
-                return TK_ERR_WORKSPACE;
+            if (tki_gemm_f32_ws_need_<@@>TKM_CPU<@@>(cfg, g.m, g.k, 1) > ws_floats) return TK_ERR_WORKSPACE;
         }
     }
     if (d->nparts <= 1 && tki_gemm_f32_tile1_<@@>TKM_CPU<@@>(cfg, &g, 0, g.m, 0, g.n)) return TK_OK;
