@@ -117,9 +117,9 @@ static inline TKM_TARGET void tki_gemm_f32_blocked_<@@>TKM_CPU<@@>(const tki_gem
     const size_t mr = cfg->mr, nr = (size_t)cfg->nv * (tkm_vl_f32);
     const size_t kc = tki_min(cfg->kc, g->k), mc = tki_min(cfg->mc, tki_round_up(g->m, mr));
     const size_t pa_floats = tki_round_up(mc * kc, 16);
-    const int direct_b = !cfg->packb && g->transb == TK_NO_TRANS;
+    const int direct_b = tki_gemm_b_in_place(cfg, g);
     /* the direct kernel form reads A in place (and masks B, so even a ragged B panel needs no copy) */
-    const int direct_a = cfg->ukr_direct && g->transa == TK_NO_TRANS;
+    const int direct_a = tki_gemm_a_in_place(cfg, g);
     size_t ncp = direct_b ? 1 : cfg->ncp, jc, pc, ic;
     float *pa = ws, *pb = ws + pa_floats;
     while (ncp > 1 && tki_gemm_f32_ws_need_<@@>TKM_CPU<@@>(cfg, g->m, g->k, ncp) > ws_floats) ncp--;
@@ -183,7 +183,7 @@ static inline TKM_TARGET int tki_gemm_f32_tile1_<@@>TKM_CPU<@@>(const tki_gemm_c
 {
     tki_ukr_aux aux;
     float *ct;
-    if (!(cfg->ukr_direct && !cfg->packb && g->transa == TK_NO_TRANS && g->transb == TK_NO_TRANS &&
+    if (!(tki_gemm_a_in_place(cfg, g) && tki_gemm_b_in_place(cfg, g) &&
           i1 - i0 <= cfg->mr && j1 - j0 <= (size_t)cfg->nv * (tkm_vl_f32) && g->k <= cfg->kc && g->k))
         return 0;
     ct = g->c + i0 * g->ldc + j0;
@@ -253,7 +253,7 @@ static inline TKI_UNUSED tk_status tki_gemm_f32_ex_<@@>TKM_CPU<@@>(const tk_gemm
         ws = tki_ws_static;
         ws_floats = TKI_GEMM_F32_WS_FLOATS_<@@>TKM_CPU;
         /* direct kernels on untransposed operands copy nothing, so need no buffer */
-        const int copies = !cfg->ukr_direct || g.transa != TK_NO_TRANS || cfg->packb || g.transb != TK_NO_TRANS;
+        const int copies = !(tki_gemm_a_in_place(cfg, &g) && tki_gemm_b_in_place(cfg, &g));
         if (g.k && copies) {
             /* a wider vector machine than the table assumed may need more than the static buffer
              * even at the narrowest nc: then the caller must pass a workspace */

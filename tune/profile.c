@@ -155,8 +155,8 @@ int profile_level0(const profile_opts *o, const isa_desc *isa, const cand_l0 *ca
         return 0;
     }
     snprintf(gen, sizeof gen, "%s/gen", o->work);
-    snprintf(cmd, sizeof cmd, "'%s' ukr --root '%s' --isa %s %s%s%s %s%s%s --out '%s'", o->tkgen, g_root, isa->name,
-             np ? "--tiles " : "", tiles, "", nd ? "--direct " : "", direct, "", gen);
+    snprintf(cmd, sizeof cmd, "'%s' ukr --root '%s' --isa %s %s%s %s%s --out '%s'", o->tkgen, g_root, isa->name,
+             np ? "--tiles " : "", tiles, nd ? "--direct " : "", direct, gen);
     if (system(cmd) != 0) die("tkgen could not generate the probe kernels (%s)", cmd);
     snprintf(src, sizeof src, "%s/probe.c", o->work);
     snprintf(bin, sizeof bin, "%s/probe", o->work);

@@ -28,9 +28,8 @@ static void usage(void)
 /* FMAs per load in one k step (MR*NV FMAs against NV vector loads and MR broadcasts); tiles with
  * fewer than 8 accumulators cannot hide the FMA latency and rank last. A first ranking, before the
  * learned one (issue 3) replaces it. */
-static double intensity(const cand_l0 *c, unsigned long long lanes)
+static double intensity(const cand_l0 *c)
 {
-    (void)lanes;
     if (c->mr * c->nv < 8) return 0.0;
     return (double)(c->mr * c->nv) / (double)(c->mr + c->nv);
 }
@@ -129,7 +128,7 @@ int main(int argc, char **argv)
         for (int i = 0; i < n0; i++)
             if (l0[i].ku == 4) pick[np++] = l0[i];
         for (int i = 1; i < np; i++)
-            for (int j = i; j > 0 && intensity(&pick[j], k.lanes_per_vector) > intensity(&pick[j - 1], k.lanes_per_vector); j--) {
+            for (int j = i; j > 0 && intensity(&pick[j]) > intensity(&pick[j - 1]); j--) {
                 cand_l0 tmp = pick[j];
                 pick[j] = pick[j - 1];
                 pick[j - 1] = tmp;

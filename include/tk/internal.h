@@ -136,6 +136,18 @@ typedef struct tki_gemm_cfg {
     char order;              /* 'n': row tiles inner (B micro-panel reused from L1), 'm': column tiles inner */
 } tki_gemm_cfg;
 
+/* Which operands a configuration reads where they lie instead of copying them into panels: A when
+ * the row has the direct kernel form and A is not transposed, B when the row says `packb no` and B
+ * is not transposed. The blocked loops, the single-tile path and the workspace check all ask here. */
+static inline int tki_gemm_a_in_place(const tki_gemm_cfg *cfg, const tki_gemm_args *g)
+{
+    return cfg->ukr_direct && g->transa == TK_NO_TRANS;
+}
+static inline int tki_gemm_b_in_place(const tki_gemm_cfg *cfg, const tki_gemm_args *g)
+{
+    return !cfg->packb && g->transb == TK_NO_TRANS;
+}
+
 /* Byte extent of a rows x cols matrix with leading dimension ld; 0 when it would overflow. */
 static inline size_t tki_extent(size_t rows, size_t cols, size_t ld)
 {

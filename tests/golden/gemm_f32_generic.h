@@ -94,9 +94,9 @@ static inline  void tki_gemm_f32_blocked_generic(const tki_gemm_cfg *cfg, const 
     const size_t mr = cfg->mr, nr = (size_t)cfg->nv * (1);
     const size_t kc = tki_min(cfg->kc, g->k), mc = tki_min(cfg->mc, tki_round_up(g->m, mr));
     const size_t pa_floats = tki_round_up(mc * kc, 16);
-    const int direct_b = !cfg->packb && g->transb == TK_NO_TRANS;
+    const int direct_b = tki_gemm_b_in_place(cfg, g);
     /* the direct kernel form reads A in place (and masks B, so even a ragged B panel needs no copy) */
-    const int direct_a = cfg->ukr_direct && g->transa == TK_NO_TRANS;
+    const int direct_a = tki_gemm_a_in_place(cfg, g);
     size_t ncp = direct_b ? 1 : cfg->ncp, jc, pc, ic;
     float *pa = ws, *pb = ws + pa_floats;
     while (ncp > 1 && tki_gemm_f32_ws_need_generic(cfg, g->m, g->k, ncp) > ws_floats) ncp--;
@@ -160,7 +160,7 @@ static inline  int tki_gemm_f32_tile1_generic(const tki_gemm_cfg *cfg, const tki
 {
     tki_ukr_aux aux;
     float *ct;
-    if (!(cfg->ukr_direct && !cfg->packb && g->transa == TK_NO_TRANS && g->transb == TK_NO_TRANS &&
+    if (!(tki_gemm_a_in_place(cfg, g) && tki_gemm_b_in_place(cfg, g) &&
           i1 - i0 <= cfg->mr && j1 - j0 <= (size_t)cfg->nv * (1) && g->k <= cfg->kc && g->k))
         return 0;
     ct = g->c + i0 * g->ldc + j0;
@@ -230,7 +230,7 @@ static inline TKI_UNUSED tk_status tki_gemm_f32_ex_generic(const tk_gemm_desc *d
         ws = tki_ws_static;
         ws_floats = TKI_GEMM_F32_WS_FLOATS_generic;
         /* direct kernels on untransposed operands copy nothing, so need no buffer */
-        const int copies = !cfg->ukr_direct || g.transa != TK_NO_TRANS || cfg->packb || g.transb != TK_NO_TRANS;
+        const int copies = !(tki_gemm_a_in_place(cfg, &g) && tki_gemm_b_in_place(cfg, &g));
         if (g.k && copies) {
             /* a wider vector machine than the table assumed may need more than the static buffer
              * even at the narrowest nc: then the caller must pass a workspace */
