@@ -132,8 +132,6 @@ static FILE *open_driver(const char *path)
 static void emit_isa_defs(FILE *f, const isa_desc *d)
 {
     fprintf(f, "m4_define(<@TKM_ISA@>, <@%s@>)m4_dnl\n", d->name);
-    fprintf(f, "m4_define(<@TKM_LANES@>, <@%u@>)m4_dnl\n", d->lanes);
-    fprintf(f, "m4_define(<@TKM_VLA@>, <@%d@>)m4_dnl\n", d->vla);
     /* the whole attribute, so that commas in the list never reach m4 as argument separators */
     if (strcmp(d->target_attr, "none"))
         fprintf(f, "m4_define(<@TKM_TARGET@>, <@__attribute__((target(\"%s\")))@>)m4_dnl\n", d->target_attr);
@@ -270,8 +268,6 @@ static void build(project *p, const char *cpus_csv, const char *deflt, const cha
         emit_isa_defs(f, d);
         fprintf(f, "m4_define(<@TKM_CPU@>, <@%s@>)m4_dnl\n", sym);
         fprintf(f, "m4_define(<@TKM_CPU_TOKEN@>, <@%s@>)m4_dnl\n", t->cpu);
-        fprintf(f, "m4_define(<@TKM_VLEN_BITS@>, <@%llu@>)m4_dnl\n", t->vlen_bits);
-        fprintf(f, "m4_define(<@TKM_SOURCE@>, <@%s@>)m4_dnl\n", t->source);
         fprintf(f, "m4_define(<@TKM_NCFG@>, <@%d@>)m4_dnl\n", t->n);
         {
             /* the static default workspace: the largest packed A block plus packed B block of any row */

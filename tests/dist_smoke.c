@@ -4,6 +4,7 @@
 #include <tk/ref.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 int main(void)
 {
