@@ -768,3 +768,10 @@ int write_table(FILE *f, const tkt_table *t, const isa_desc *isa)
     }
     return ferror(f) ? 0 : 1;
 }
+
+void cpu_symbol(const char *cpu, char *out, size_t cap)
+{
+    size_t i = 0;
+    for (; cpu[i] && i + 1 < cap; i++) out[i] = cpu[i] == '-' ? '_' : cpu[i];
+    out[i] = 0;
+}

@@ -104,5 +104,7 @@ int host_matches(const char *match);
 void validate_match(const registry *g);
 /* Writes t in the canonical .tkt form (parse_table reads it back identically); 0 on a write error. */
 int write_table(FILE *f, const tkt_table *t, const isa_desc *isa);
+/* The C identifier suffix of a CPU name in generated code (x86-64-v3 -> x86_64_v3). */
+void cpu_symbol(const char *cpu, char *out, size_t cap);
 
 #endif

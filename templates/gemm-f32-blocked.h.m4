@@ -37,7 +37,7 @@ static inline TKI_UNUSED int tki_gemm_f32_select_<@@>TKM_CPU<@@>(size_t m, size_
 @>)
 
 m4_dnl # _tkm_bound(VAR, LO, HI): the C conditions for LO <= VAR <= HI, HI 0 meaning unbounded
-m4_define(<@_tkm_bound@>, <@m4_ifelse($2, 1, <@@>, <@ && $1 >= $2@>)m4_ifelse($3, 0, <@@>, <@ && $1 <= $3@>)@>)
+m4_define(<@_tkm_bound@>, <@m4_ifelse($2, $3, <@ && $1 == $2@>, <@m4_ifelse($2, 1, <@@>, <@ && $1 >= $2@>)m4_ifelse($3, 0, <@@>, <@ && $1 <= $3@>)@>)@>)
 
 m4_dnl # tkm_gemm_bucket(ID, MLO, MHI, NLO, NHI, KLO, KHI)
 m4_define(<@tkm_gemm_bucket@>, <@tkm_nargs(<@tkm_gemm_bucket@>, 7, $#)m4_dnl
@@ -48,7 +48,7 @@ m4_define(<@tkm_gemm_select_end@>, <@m4_dnl
 }
 @>)
 
-m4_define(<@tkm_gemm_end@>, <@m4_dnl
+m4_define(<@tkm_gemm_driver@>, <@m4_dnl
 /* op(A)[i0 : i0+mc, p0 : p0+kc] into MR-row panels, p-major inside a panel, rows past mc zeroed. */
 static inline TKM_TARGET void tki_gemm_f32_pack_a_<@@>TKM_CPU<@@>(const tki_gemm_args *g, size_t i0, size_t mc,
                                                      size_t p0, size_t kc, size_t mr, float *TKI_RESTRICT dst)
@@ -220,6 +220,51 @@ static inline TKM_TARGET void tki_gemm_f32_part_<@@>TKM_CPU<@@>(const tki_gemm_c
     if (tki_gemm_f32_tile1_<@@>TKM_CPU<@@>(cfg, g, i0, i1, j0, j1)) return;
     tki_gemm_f32_blocked_<@@>TKM_CPU<@@>(cfg, g, i0, i1, j0, j1, ws, ws_floats);
 }
+@>)
+
+m4_dnl # Exact-shape rows (docs/tables.md): a row whose m, n and k are single values gets the whole
+m4_dnl # driver compiled for that one shape, so loop bounds, edge masks and the k unrolling are constants.
+m4_define(<@TKM_EXACT_CASES@>, <@@>)
+m4_define(<@TKM_EXACT_SHAPES@>, <@@>)
+
+m4_dnl # tkm_gemm_exact(ID, M, N, K)
+m4_define(<@tkm_gemm_exact@>, <@tkm_nargs(<@tkm_gemm_exact@>, 4, $#)m4_dnl
+/* Row $1 matches $2 x $3 x $4 only. Returns 0 when the generic driver must run instead. */
+static TKI_UNUSED TKI_FLATTEN TKM_TARGET int tki_gemm_f32_exact_<@@>TKM_CPU<@@>_$1(const tki_gemm_args *g0, float *ws, size_t ws_floats)
+{
+    const tki_gemm_cfg *cfg = &tki_gemm_f32_cfgs_<@@>TKM_CPU[$1];
+    tki_gemm_args g = *g0;
+    /* k stays a run-time value (the row matched k == $4 unless alpha == 0 zeroed it): a constant k
+     * made compilers unroll the k loop completely and spill the A elements they loaded up front */
+    if (!g.k) return 0;
+    g.m = $2;
+    g.n = $3;
+    if (tki_gemm_f32_tile1_<@@>TKM_CPU<@@>(cfg, &g, 0, $2, 0, $3)) return 1;
+    /* a one-tile shape only misses the single-tile path when an operand is transposed: leave that
+     * to the generic driver, so this instance stays a single kernel call (no frame, no spills) */
+    if ($2 <= cfg->mr && $3 <= (size_t)cfg->nv * (tkm_vl_f32) && $4 <= cfg->kc && cfg->ukr_direct) return 0;
+    tki_gemm_f32_blocked_<@@>TKM_CPU<@@>(cfg, &g, 0, $2, 0, $3, ws, ws_floats);
+    return 1;
+}
+m4_define(<@TKM_EXACT_CASES@>, m4_defn(<@TKM_EXACT_CASES@>)<@    case $1: return tki_gemm_f32_exact_<@@>TKM_CPU<@@>_$1(g, ws, ws_floats);
+@>)m4_dnl
+m4_define(<@TKM_EXACT_SHAPES@>, m4_defn(<@TKM_EXACT_SHAPES@>)<@ X($2, $3, $4)@>)@>)
+
+m4_define(<@tkm_gemm_exact_end@>, <@m4_dnl
+/* Every exact-shape row's (m, n, k), for tests and tools. */
+#define TKI_GEMM_F32_EXACT_SHAPES_<@@>TKM_CPU<@@>(X)<@@>TKM_EXACT_SHAPES
+
+/* The exact-shape instance of row idx, if it has one; 0 when the generic driver must run. */
+static inline TKM_TARGET int tki_gemm_f32_exact_<@@>TKM_CPU<@@>(int idx, const tki_gemm_args *g, float *ws, size_t ws_floats)
+{
+    (void)g; (void)ws; (void)ws_floats;
+    switch (idx) {
+TKM_EXACT_CASES<@@>    default: return 0;
+    }
+}
+@>)
+
+m4_define(<@tkm_gemm_entry@>, <@m4_dnl
 
 static inline TKI_UNUSED size_t tki_gemm_f32_workspace_size_<@@>TKM_CPU<@@>(const tk_gemm_desc *d)
 {
@@ -237,13 +282,14 @@ static inline TKI_UNUSED tk_status tki_gemm_f32_ex_<@@>TKM_CPU<@@>(const tk_gemm
 {
     static TKI_THREAD_LOCAL float tki_ws_static[TKI_GEMM_F32_WS_FLOATS_<@@>TKM_CPU] TKI_ALIGNED(64);
     tki_gemm_args g;
-    int nothing;
+    int nothing, idx;
     float *ws;
     size_t ws_floats;
     const tki_gemm_cfg *cfg;
     tk_status st = tki_gemm_check(d, &g, &nothing);
     if (st != TK_OK || nothing) return st;
-    cfg = &tki_gemm_f32_cfgs_<@@>TKM_CPU[tki_gemm_f32_select_<@@>TKM_CPU<@@>(g.m, g.n, g.k)];
+    idx = tki_gemm_f32_select_<@@>TKM_CPU<@@>(g.m, g.n, g.k);
+    cfg = &tki_gemm_f32_cfgs_<@@>TKM_CPU[idx];
     if (d->workspace) {
         if (g.k && d->workspace_size < tki_gemm_f32_workspace_size_<@@>TKM_CPU<@@>(d)) return TK_ERR_WORKSPACE;
         ws = (float *)d->workspace;
@@ -260,6 +306,7 @@ static inline TKI_UNUSED tk_status tki_gemm_f32_ex_<@@>TKM_CPU<@@>(const tk_gemm
             if (tki_gemm_f32_ws_need_<@@>TKM_CPU<@@>(cfg, g.m, g.k, 1) > ws_floats) return TK_ERR_WORKSPACE;
         }
     }
+    if (d->nparts <= 1 && tki_gemm_f32_exact_<@@>TKM_CPU<@@>(idx, &g, ws, ws_floats)) return TK_OK;
     if (d->nparts <= 1 && tki_gemm_f32_tile1_<@@>TKM_CPU<@@>(cfg, &g, 0, g.m, 0, g.n)) return TK_OK;
     tki_gemm_f32_part_<@@>TKM_CPU<@@>(cfg, &g, d->part, d->nparts ? d->nparts : 1, ws, ws_floats);
     return TK_OK;

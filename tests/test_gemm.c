@@ -34,7 +34,7 @@ static void one_case(const char *cpu, ex_fn ex, ws_fn wsz, size_t m, size_t n, s
     size_t arows, brows, i, bad = 0, parts;
     double worst = 0.0, tol;
     tk_status st;
-    static const float alphas[4] = {1.0f, -1.5f, 0.75f, 2.0f};
+    static const float alphas[5] = {1.0f, -1.5f, 0.75f, 2.0f, 0.0f};
     static const float betas[4] = {0.0f, 1.0f, 0.5f, -2.0f};
     memset(&d, 0, sizeof d);
     d.m = m, d.n = n, d.k = k;
@@ -43,7 +43,7 @@ static void one_case(const char *cpu, ex_fn ex, ws_fn wsz, size_t m, size_t n, s
     d.lda = (d.transa ? m : k) + tkt_range(0, 3) * (tkt_rand() & 1);
     d.ldb = (d.transb ? k : n) + tkt_range(0, 5) * (tkt_rand() & 1);
     d.ldc = n + tkt_range(0, 4) * (tkt_rand() & 1);
-    d.alpha = alphas[tkt_rand() % 4];
+    d.alpha = alphas[tkt_rand() % 5];
     d.beta = betas[tkt_rand() % 4];
     d.epilogue = exact ? TK_EPI_NONE : (tk_epilogue)(tkt_rand() % 5);
     d.clamp_lo = -0.5f, d.clamp_hi = 0.25f;
@@ -115,7 +115,7 @@ static void corner_cases(const char *cpu, ex_fn ex)
     TKT_CHECK(ex(&d) == TK_OK && c[0] == 4 && c[1] == 5 && c[2] == 10 && c[3] == 11, "%s 2x3x2 product", cpu);
 }
 
-static void run_cpu(const char *cpu, ex_fn ex, ws_fn wsz)
+static void run_cpu(const char *cpu, ex_fn ex, ws_fn wsz, const size_t *exact_shapes, size_t nexact)
 {
     static const size_t special[] = {1, 2, 3, 4, 5, 7, 8, 13, 16, 17, 31, 32, 33, 48, 64, 65, 97, 128};
     const size_t nspecial = sizeof special / sizeof special[0];
@@ -128,6 +128,12 @@ static void run_cpu(const char *cpu, ex_fn ex, ws_fn wsz)
         size_t n = (t & 8) ? special[tkt_rand() % nspecial] : tkt_range(1, 40 * TKT_SCALE);
         size_t k = (t & 16) ? special[tkt_rand() % nspecial] : tkt_range(1, 70 * TKT_SCALE);
         one_case(cpu, ex, wsz, m, n, k, exact);
+    }
+    /* the table's exact-shape rows run their own compiled instance of the driver */
+    for (t = 0; t < (int)nexact; t++) {
+        int r;
+        for (r = 0; r < 8; r++)
+            one_case(cpu, ex, wsz, exact_shapes[3 * t], exact_shapes[3 * t + 1], exact_shapes[3 * t + 2], r & 1);
     }
 #ifndef TK_TEST_SMALL
     /* past the cache blocks: several kc, mc and nc blocks and their edges */
@@ -142,9 +148,13 @@ static void run_cpu(const char *cpu, ex_fn ex, ws_fn wsz)
     printf("cpu %s: %lu checks\n", cpu, tkt_pass + tkt_fail - before);
 }
 
-#define TKT_CPU_RUN(sym, token, isa) \
-    if (runnable_##isa) run_cpu(token, tki_gemm_f32_ex_##sym, tki_gemm_f32_workspace_size_##sym); \
-    else printf("cpu %s: skipped, this CPU cannot run %s\n", token, #isa);
+#define TKT_SHAPE(m, n, k) m, n, k,
+#define TKT_CPU_RUN(sym, token, isa)                                                                      \
+    if (runnable_##isa) {                                                                                 \
+        static const size_t exact_##sym[] = {TKI_GEMM_F32_EXACT_SHAPES_##sym(TKT_SHAPE) 0};               \
+        run_cpu(token, tki_gemm_f32_ex_##sym, tki_gemm_f32_workspace_size_##sym, exact_##sym,            \
+                sizeof exact_##sym / sizeof exact_##sym[0] / 3);                                          \
+    } else printf("cpu %s: skipped, this CPU cannot run %s\n", token, #isa);
 #define TKT_ISA_FLAG(isa, runnable) int runnable_##isa = (runnable);
 
 int main(void)

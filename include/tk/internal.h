@@ -31,9 +31,13 @@
 #if defined(__GNUC__)
 #define TKI_ALIGNED(n) __attribute__((aligned(n)))
 #define TKI_UNUSED __attribute__((unused))
+/* exact-shape instances inline the whole driver, so the shape's constants reach every loop, and
+ * stay out of line, one function per shape, so that each keeps only its own registers */
+#define TKI_FLATTEN __attribute__((flatten, noinline))
 #else
 #define TKI_ALIGNED(n)
 #define TKI_UNUSED
+#define TKI_FLATTEN
 #endif
 
 /* What a microkernel needs besides its operands. The framework passes beta = 1 and bias = NULL for
@@ -96,14 +100,27 @@ static inline float tki_act(float x, tk_epilogue kind, float lo, float hi)
     }
 }
 
+#if defined(__GNUC__)
+#define TKI_NOINLINE __attribute__((noinline))
+#else
+#define TKI_NOINLINE
+#endif
+
+/* Out of line: inlined, its vectorised loops made every caller (even a 4x4 kernel call) set up an
+ * aligned stack frame, whether or not an activation was asked for. */
+static TKI_NOINLINE TKI_UNUSED void tki_act_rows(float *c, size_t ldc, size_t m, size_t n, tk_epilogue kind,
+                                                float lo, float hi)
+{
+    size_t i, j;
+    for (i = 0; i < m; i++)
+        for (j = 0; j < n; j++) c[i * ldc + j] = tki_act(c[i * ldc + j], kind, lo, hi);
+}
+
 /* Applied to a finished tile while it is still in L1, right after its last k block. */
 static inline void tki_act_tile(float *c, size_t ldc, size_t m, size_t n, tk_epilogue kind, float lo,
                                 float hi)
 {
-    size_t i, j;
-    if (kind == TK_EPI_NONE) return;
-    for (i = 0; i < m; i++)
-        for (j = 0; j < n; j++) c[i * ldc + j] = tki_act(c[i * ldc + j], kind, lo, hi);
+    if (kind != TK_EPI_NONE) tki_act_rows(c, ldc, m, n, kind, lo, hi);
 }
 
 static inline size_t tki_min(size_t a, size_t b) { return a < b ? a : b; }

@@ -23,17 +23,18 @@ static inline TKM_TARGET __m256i tki_mask8_avx2fma(size_t n, size_t first)
 @>)
 m4_define(<@tkm_ukr_header_end@>, <@#endif /* TK_GEN_UKR_F32_AVX2FMA_H */@>)
 
-m4_dnl # one k step; the direct form (TKM_DIRECT 1) reads A in place through row pointers and masks B
+m4_dnl # one k step (TKM_U of the unrolled group, 1 in the tail); the direct form (TKM_DIRECT 1) reads
+m4_dnl # A in place through row pointers at column p + TKM_U - 1 and masks B
 m4_define(<@_tkm_avx2_step@>, <@        {
 tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@            const __m256 b_<@@>TKM_V = m4_ifelse(TKM_MASKB, 1, <@_mm256_maskload_ps(b + m4_eval(TKM_V * 8), k_<@@>TKM_V)@>, <@_mm256_loadu_ps(b + m4_eval(TKM_V * 8))@>);
 @>)m4_dnl
 tkm_for(<@TKM_I@>, 0, TKM_MR - 1, <@            {
-                const __m256 ai = _mm256_broadcast_ss(m4_ifelse(TKM_DIRECT, 1, <@a_<@@>TKM_I + q@>, <@a + TKM_I@>));
+                const __m256 ai = _mm256_broadcast_ss(m4_ifelse(TKM_DIRECT, 1, <@a_<@@>TKM_I + p + m4_eval(TKM_U - 1)@>, <@a + TKM_I@>));
 tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@                tkm_acc(TKM_I, TKM_V) = _mm256_fmadd_ps(ai, b_<@@>TKM_V, tkm_acc(TKM_I, TKM_V));
 @>)m4_dnl
             }
 @>)m4_dnl
-            m4_ifelse(TKM_DIRECT, 1, <@q++;@>, <@a += TKM_MR;@>)
+            m4_ifelse(TKM_DIRECT, 1, <@@>, <@a += TKM_MR;@>)
             b += ldb;
         }
 @>)
@@ -46,11 +47,11 @@ tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@                $1
 
 m4_dnl # _tkm_avx2_loops(MASKB): the unrolled k loop and its tail; MASKB 1 loads B through the masks
 m4_define(<@_tkm_avx2_loops@>, <@m4_pushdef(<@TKM_MASKB@>, <@$1@>)m4_dnl
-    for (; p + TKM_KU <= k; p += TKM_KU) {
+    for (; p < k - k % TKM_KU; p += TKM_KU) {
 tkm_for(<@TKM_U@>, 1, TKM_KU, <@_tkm_avx2_step@>)m4_dnl
     }
     for (; p < k; p++) {
-_tkm_avx2_step    }
+m4_pushdef(<@TKM_U@>, 1)_tkm_avx2_step<@@>m4_popdef(<@TKM_U@>)    }
 m4_popdef(<@TKM_MASKB@>)@>)
 
 m4_dnl # _tkm_avx2_kernel(NAME, MR, NV, KU, DIRECT): the body both forms share
@@ -61,7 +62,6 @@ static inline TKM_TARGET void $1(TKI_UKR_PARAMS)
     size_t p = 0;
 m4_ifelse(TKM_DIRECT, 1, <@m4_dnl
     /* direct form: A rows in place (rows past m re-read row 0, their results are never stored) */
-    size_t q = 0;
 tkm_for(<@TKM_I@>, 0, TKM_MR - 1, <@    const float *TKI_RESTRICT a_<@@>TKM_I = a + (m > TKM_I ? TKM_I : 0) * aux->rsa;
 @>)m4_dnl
 @>)m4_dnl

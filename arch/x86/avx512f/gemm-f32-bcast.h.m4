@@ -23,17 +23,18 @@ static inline TKM_TARGET __mmask16 tki_mask16_avx512f(size_t n, size_t first)
 @>)
 m4_define(<@tkm_ukr_header_end@>, <@#endif /* TK_GEN_UKR_F32_AVX512F_H */@>)
 
-m4_dnl # one k step; the direct form (TKM_DIRECT 1) reads A in place through row pointers and masks B
+m4_dnl # one k step (TKM_U of the unrolled group, 1 in the tail); the direct form (TKM_DIRECT 1) reads
+m4_dnl # A in place through row pointers at column p + TKM_U - 1 and masks B
 m4_define(<@_tkm_avx512_step@>, <@        {
 tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@            const __m512 b_<@@>TKM_V = m4_ifelse(TKM_DIRECT, 1, <@_mm512_maskz_loadu_ps(k_<@@>TKM_V, b + m4_eval(TKM_V * 16))@>, <@_mm512_loadu_ps(b + m4_eval(TKM_V * 16))@>);
 @>)m4_dnl
 tkm_for(<@TKM_I@>, 0, TKM_MR - 1, <@            {
-                const __m512 ai = _mm512_set1_ps(m4_ifelse(TKM_DIRECT, 1, <@a_<@@>TKM_I<@@>[q]@>, <@a[TKM_I]@>));
+                const __m512 ai = _mm512_set1_ps(m4_ifelse(TKM_DIRECT, 1, <@a_<@@>TKM_I<@@>[p + m4_eval(TKM_U - 1)]@>, <@a[TKM_I]@>));
 tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@                tkm_acc(TKM_I, TKM_V) = _mm512_fmadd_ps(ai, b_<@@>TKM_V, tkm_acc(TKM_I, TKM_V));
 @>)m4_dnl
             }
 @>)m4_dnl
-            m4_ifelse(TKM_DIRECT, 1, <@q++;@>, <@a += TKM_MR;@>)
+            m4_ifelse(TKM_DIRECT, 1, <@@>, <@a += TKM_MR;@>)
             b += ldb;
         }
 @>)
@@ -56,7 +57,6 @@ static inline TKM_TARGET void $1(TKI_UKR_PARAMS)
     size_t p = 0;
 m4_ifelse(TKM_DIRECT, 1, <@m4_dnl
     /* direct form: A rows in place (rows past m re-read row 0, their results are never stored) */
-    size_t q = 0;
 tkm_for(<@TKM_I@>, 0, TKM_MR - 1, <@    const float *TKI_RESTRICT a_<@@>TKM_I = a + (m > TKM_I ? TKM_I : 0) * aux->rsa;
 @>)m4_dnl
 @>)m4_dnl
@@ -75,11 +75,11 @@ tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@            _mm_prefetch((const char *)(cp +
     }
 tkm_for(<@TKM_I@>, 0, TKM_MR - 1, <@tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@    __m512 tkm_acc(TKM_I, TKM_V) = _mm512_setzero_ps();
 @>)@>)m4_dnl
-    for (; p + TKM_KU <= k; p += TKM_KU) {
+    for (; p < k - k % TKM_KU; p += TKM_KU) {
 tkm_for(<@TKM_U@>, 1, TKM_KU, <@_tkm_avx512_step@>)m4_dnl
     }
     for (; p < k; p++) {
-_tkm_avx512_step    }
+m4_pushdef(<@TKM_U@>, 1)_tkm_avx512_step<@@>m4_popdef(<@TKM_U@>)    }
     {
         const __m512 va = _mm512_set1_ps(aux->alpha);
 m4_ifelse(TKM_DIRECT, 1, <@@>, <@_tkm_avx512_masks<@@>@>)m4_dnl
