@@ -39,7 +39,8 @@ int main(int argc, char **argv)
             /* one step past each level must be refused */
             if (a > 0) {
                 unsigned long long kc = kcs[a - 1], nr = l0[i].nv * k.lanes_per_vector;
-                TKT_CHECK(!cand_fits(isa, &l0[i], kc * 2, l0[i].mr, nr, &k) || (l0[i].mr + nr) * kc * 8 <= k.l1,
+                TKT_CHECK(!cand_fits(isa, &l0[i], kc * 2, l0[i].mr, nr, &k) ||
+                              (l0[i].mr * kc * 8 <= k.l1 && kc * nr * 8 <= k.l2 / 4),
                           "%s: a kc past L1 was accepted", c->cpu);
                 TKT_CHECK(!cand_fits(isa, &l0[i], kc, l0[i].mr + 1, nr, &k) || l0[i].mr == 1,
                           "%s: mc not a multiple of MR was accepted", c->cpu);

@@ -15,7 +15,7 @@ int main(void)
     TKT_CHECK(model_fits(&h, &c), "the reference configuration must fit");
     {
         model_config bad = c;
-        bad.kc = 4096; /* (14 + 32) * 4096 * 4 bytes > 48 KB of L1 */
+        bad.kc = 4096; /* 14 * 4096 * 4 bytes of A micro-panel > 48 KB of L1 */
         TKT_CHECK(!model_fits(&h, &bad) && isinf(model_time(&h, &bad, 64, 64, 64)), "L1 overflow accepted");
         bad = c, bad.mc = 100; /* not a multiple of MR */
         TKT_CHECK(!model_fits(&h, &bad), "mc not a multiple of MR accepted");

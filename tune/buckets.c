@@ -59,77 +59,97 @@ static const unsigned long long n_hi[] = {16, 32, 64, 128, 512, 0};
 #define NM (sizeof m_hi / sizeof m_hi[0])
 #define NN (sizeof n_hi / sizeof n_hi[0])
 
-/* Representative shapes of a bucket: its top edge (0 = open: a large value), and three depths. */
-static double edge(unsigned long long hi, double open) { return hi ? (double)hi : open; }
+int grid_cells(grid_cell *cells, int cap, double open)
+{
+    int n = 0;
+    for (unsigned a = 0; a < NM; a++)
+        for (unsigned b = 0; b < NN; b++, n++) {
+            if (n >= cap) continue;
+            cells[n].m.lo = a ? m_hi[a - 1] + 1 : 1;
+            cells[n].m.hi = m_hi[a] ? m_hi[a] : TK_SIZE_INF;
+            cells[n].n.lo = b ? n_hi[b - 1] + 1 : 1;
+            cells[n].n.hi = n_hi[b] ? n_hi[b] : TK_SIZE_INF;
+            /* representative: the top edge (tile and block fits are tightest there); open: `open` */
+            cells[n].ms = m_hi[a] ? (double)m_hi[a] : open;
+            cells[n].ns = n_hi[b] ? (double)n_hi[b] : open;
+        }
+    return n;
+}
 
-static int same_choice(const tkt_row *a, const tkt_row *b)
+int same_choice(const tkt_row *a, const tkt_row *b)
 {
     return a->mr == b->mr && a->nr == b->nr && a->ku == b->ku && a->mc == b->mc && a->nc == b->nc &&
            a->kc == b->kc && a->packa == b->packa && a->packb == b->packb && a->split == b->split &&
            a->order == b->order;
 }
 
-int choose_rows(const isa_desc *isa, const cand_caps *k, const model_machine *h, const measured_l0 *l0, int n0,
-                tkt_row *rows, int cap)
+int model_best(const isa_desc *isa, const cand_caps *k, const model_machine *h, const measured_l0 *l0, int n0,
+               double ms, double ns, const double *ks, int nks, tkt_row *out, int want)
 {
-    static tkt_row grid[NM][NN];
-    int n = 0;
-    if (n0 <= 0) return 0;
-    for (unsigned a = 0; a < NM; a++)
-        for (unsigned b = 0; b < NN; b++) {
-            const double ms = edge(m_hi[a], 4096), ns = edge(n_hi[b], 4096);
-            static const double ks[3] = {64, 512, 4096};
-            double best = INFINITY;
-            tkt_row win;
-            memset(&win, 0, sizeof win);
-            for (int i = 0; i < n0; i++) {
-                const cand_l0 *c = &l0[i].c;
-                unsigned long long kcs[64], mcs[64], ncs[64];
-                int nk = cand_kc(c, k, kcs, 64);
-                for (int x = 0; x < nk && x < 64; x++) {
-                    int nm = cand_mc(c, kcs[x], k, mcs, 64), nn = cand_nc(c, kcs[x], k, ncs, 64);
-                    for (int y = 0; y < nm && y < 64; y++)
-                        for (int z = 0; z < nn && z < 64; z++) {
-                            model_config mc = {c->mr, (unsigned)(c->nv * k->lanes_per_vector), kcs[x], mcs[y],
-                                               ncs[z], l0[i].gflops, !c->direct, !c->direct, 1, 'n'};
-                            double cost = 0;
-                            for (int q = 0; q < 3; q++)
-                                cost += model_time(h, &mc, ms, ns, ks[q]) / (2.0 * ms * ns * ks[q]);
-                            if (cost < best) {
-                                best = cost;
-                                win.mr = c->mr;
-                                win.nr = isa->vla ? c->nv : c->nv * isa->lanes;
-                                win.ku = c->ku;
-                                win.kc = kcs[x];
-                                win.mc = mcs[y];
-                                win.nc = isa->vla ? ncs[z] / k->lanes_per_vector : ncs[z];
-                                win.packa = win.packb = !c->direct;
-                                /* two threads cut the larger dimension of the bucket */
-                                win.split = ms >= ns ? 'm' : 'n';
-                                win.order = 'n';
-                            }
-                        }
+    double cost_of[64];
+    int have = 0;
+    if (want > 64) want = 64;
+    for (int i = 0; i < n0; i++) {
+        const cand_l0 *c = &l0[i].c;
+        unsigned long long kcs[64], mcs[64], ncs[64];
+        double best = INFINITY;
+        tkt_row win;
+        int nk = cand_kc(c, k, kcs, 64);
+        memset(&win, 0, sizeof win);
+        /* the best blocks for this kernel first ... */
+        for (int x = 0; x < nk && x < 64; x++) {
+            int nm = cand_mc(c, kcs[x], k, mcs, 64), nn = cand_nc(c, kcs[x], k, ncs, 64);
+            for (int y = 0; y < nm && y < 64; y++)
+                for (int z = 0; z < nn && z < 64; z++) {
+                    model_config mc = {c->mr, (unsigned)(c->nv * k->lanes_per_vector), kcs[x], mcs[y],
+                                       ncs[z], l0[i].gflops, !c->direct, !c->direct, 1, 'n'};
+                    double cost = 0;
+                    for (int q = 0; q < nks; q++) cost += model_time(h, &mc, ms, ns, ks[q]) / (2.0 * ms * ns * ks[q]);
+                    if (cost < best) {
+                        best = cost;
+                        win.mr = c->mr;
+                        win.nr = isa->vla ? c->nv : c->nv * isa->lanes;
+                        win.ku = c->ku;
+                        win.kc = kcs[x];
+                        win.mc = mcs[y];
+                        win.nc = isa->vla ? ncs[z] / k->lanes_per_vector : ncs[z];
+                        win.packa = win.packb = !c->direct;
+                        /* two threads cut the larger dimension */
+                        win.split = ms >= ns ? 'm' : 'n';
+                        win.order = 'n';
+                    }
                 }
-            }
-            win.m.lo = a ? m_hi[a - 1] + 1 : 1;
-            win.m.hi = m_hi[a] ? m_hi[a] : TK_SIZE_INF;
-            win.n.lo = b ? n_hi[b - 1] + 1 : 1;
-            win.n.hi = n_hi[b] ? n_hi[b] : TK_SIZE_INF;
-            win.k.lo = 1;
-            win.k.hi = TK_SIZE_INF;
-            snprintf(win.evidence, sizeof win.evidence, "measured");
-            grid[a][b] = win;
         }
-    /* merge: within an m range, a run of n buckets with one winner becomes one row; an m range whose
-     * buckets all agree becomes one row over every n */
+        if (best == INFINITY) continue;
+        /* ... then this kernel's place among the others, best first */
+        int at = have < want ? have++ : want;
+        if (at == want && !(best < cost_of[want - 1])) continue;
+        if (at == want) at = want - 1;
+        while (at > 0 && cost_of[at - 1] > best) {
+            out[at] = out[at - 1];
+            cost_of[at] = cost_of[at - 1];
+            at--;
+        }
+        out[at] = win;
+        cost_of[at] = best;
+    }
+    return have;
+}
+
+int merge_grid(const tkt_row *cells, int ncells, tkt_row *rows, int cap)
+{
+    int n = 0;
+    (void)ncells;
+    /* within an m range, a run of n buckets with one winner becomes one row */
     for (unsigned a = 0; a < NM; a++) {
+        const tkt_row *line = cells + a * NN;
         unsigned b = 0;
         while (b < NN) {
             unsigned e = b;
-            while (e + 1 < NN && same_choice(&grid[a][b], &grid[a][e + 1])) e++;
+            while (e + 1 < NN && same_choice(&line[b], &line[e + 1])) e++;
             if (n < cap) {
-                rows[n] = grid[a][b];
-                rows[n].n.hi = grid[a][e].n.hi;
+                rows[n] = line[b];
+                rows[n].n.hi = line[e].n.hi;
             }
             n++;
             b = e + 1;
@@ -140,6 +160,26 @@ int choose_rows(const isa_desc *isa, const cand_caps *k, const model_machine *h,
     rows[n - 1].m.lo = rows[n - 1].n.lo = 1;
     rows[n - 1].m.hi = rows[n - 1].n.hi = TK_SIZE_INF;
     return n;
+}
+
+int choose_rows(const isa_desc *isa, const cand_caps *k, const model_machine *h, const measured_l0 *l0, int n0,
+                tkt_row *rows, int cap)
+{
+    static grid_cell cells[NM * NN];
+    static tkt_row grid[NM * NN];
+    static const double ks[3] = {64, 512, 4096};
+    int nc = grid_cells(cells, NM * NN, 4096);
+    if (n0 <= 0) return 0;
+    for (int i = 0; i < nc; i++) {
+        tkt_row *win = &grid[i];
+        if (model_best(isa, k, h, l0, n0, cells[i].ms, cells[i].ns, ks, 3, win, 1) < 1) memset(win, 0, sizeof *win);
+        win->m = cells[i].m;
+        win->n = cells[i].n;
+        win->k.lo = 1;
+        win->k.hi = TK_SIZE_INF;
+        snprintf(win->evidence, sizeof win->evidence, "measured");
+    }
+    return merge_grid(grid, nc, rows, cap);
 }
 
 int write_table_atomically(const char *path, const tkt_table *t, const isa_desc *isa, char *err, size_t errcap)

@@ -14,6 +14,24 @@ typedef struct {
 int read_level0(const char *log, const char *cpu, measured_l0 *out, int cap);
 /* The last op=machine record of `cpu`: 1 when found. */
 int read_machine(const char *log, const char *cpu, double *bw_l2, double *bw_l3, double *bw_dram);
+/* One bucket of the sample-free shape grid: its m and n ranges and the shape that stands for it. */
+typedef struct {
+    range m, n;
+    double ms, ns;
+} grid_cell;
+
+/* The grid's buckets, m-major (rows of n buckets), an open-ended range represented by `open`;
+ * returns how many there are. */
+int grid_cells(grid_cell *cells, int cap, double open);
+/* 1 when two rows make the same decisions (ranges aside). */
+int same_choice(const tkt_row *a, const tkt_row *b);
+/* The model's `want` best configurations for an ms x ns shape over the depths ks (one per measured
+ * kernel, its best blocks), best first; returns how many. Ranges are left for the caller. */
+int model_best(const isa_desc *isa, const cand_caps *k, const model_machine *h, const measured_l0 *l0, int n0,
+               double ms, double ns, const double *ks, int nks, tkt_row *out, int want);
+/* One winner per grid cell (as grid_cells orders them) to rows: neighbours in n with the same
+ * winner merged, the last row made the catch-all; returns the count (-1: cap too small). */
+int merge_grid(const tkt_row *cells, int ncells, tkt_row *rows, int cap);
 /* Rows for the grid's buckets, merged, last row the catch-all; returns the count (-1: cap too small). */
 int choose_rows(const isa_desc *isa, const cand_caps *k, const model_machine *h, const measured_l0 *l0, int n0,
                 tkt_row *rows, int cap);

@@ -4,6 +4,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "machine.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -56,4 +57,19 @@ double measure_read_bw(size_t bytes, int reps)
     free(p);
     qsort(g, (size_t)reps, sizeof g[0], cmp);
     return sink == -1.0 ? 0 : g[reps / 2];
+}
+
+int machine_record(const char *cpu, const cand_caps *k, const char *log, char *line, size_t cap)
+{
+    double l2 = measure_read_bw((size_t)(k->l2 / 2), 9), l3 = measure_read_bw((size_t)(k->l3 / 2), 7);
+    unsigned long long big = 4 * k->l3 > (1ull << 30) ? (1ull << 30) : 4 * k->l3;
+    double dram = measure_read_bw((size_t)big, 5);
+    snprintf(line, cap,
+             "tk-record 1 op=machine cpu=%s bw_l2=%.3g bw_l3=%.3g bw_dram=%.3g dram_set=%llu evidence=measured date=%ld\n",
+             cpu, l2, l3, dram, big, (long)time(NULL));
+    if (log) {
+        FILE *f = fopen(log, "a");
+        if (!f || fputs(line, f) < 0 || fclose(f)) return 0;
+    }
+    return l2 > 0 && l3 > 0 && dram > 0;
 }

@@ -2,6 +2,11 @@
 #ifndef TK_TUNE_MACHINE_H
 #define TK_TUNE_MACHINE_H
 #include <stddef.h>
+
+#include "candidates.h"
 /* Median streaming-read bandwidth in bytes/s over a working set of `bytes`, `reps` repetitions. */
 double measure_read_bw(size_t bytes, int reps);
+/* Measures the bandwidths of the CPU's cache levels and DRAM (sizes from its table) into one
+ * op=machine record line, appended to `log` when it is not NULL; 0 when that fails. */
+int machine_record(const char *cpu, const cand_caps *k, const char *log, char *line, size_t cap);
 #endif

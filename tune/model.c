@@ -27,7 +27,8 @@ int model_fits(const model_machine *h, const model_config *c)
 {
     const double f = 4.0;
     return c->mr && c->nr && c->kc && c->mc % c->mr == 0 && c->nc % c->nr == 0 &&
-           (c->mr + c->nr) * (double)c->kc * f <= h->l1_bytes &&  /* level 1: micro-panels in L1 */
+           (double)c->mr * c->kc * f <= h->l1_bytes &&            /* level 1: A micro-panel in L1, */
+           (double)c->kc * c->nr * f <= h->l2_bytes / 4 &&         /* B micro-panel streams from L2 */
            (double)c->mc * c->kc * f <= h->l2_bytes &&             /* level 2: A block in L2 */
            (double)c->kc * c->nc * f <= h->l3_bytes;               /* level 3: B block in L3 */
 }

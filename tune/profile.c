@@ -35,20 +35,29 @@ int log_has(const char *log, const char *cpu, const char *key)
     return found;
 }
 
-static int write_probe_source(const char *path, const isa_desc *isa)
+void write_probe_prelude(FILE *f, const char *what, const char *header, const char *isa)
 {
-    FILE *f = fopen(path, "w");
-    if (!f) return 0;
     fprintf(f,
-            "/* written by tktune: times one microkernel of the generated list, L1-resident operands */\n"
-            "#define _GNU_SOURCE\n#include <sched.h>\n#include <signal.h>\n#include <stdio.h>\n"
-            "#include <stdlib.h>\n#include <time.h>\n#include \"tk/gen/ukr_f32_%s.h\"\n"
+            "/* written by tktune: %s */\n"
+            "#define _GNU_SOURCE\n#include <sched.h>\n#include <signal.h>\n#include <stdio.h>\n#include <stdlib.h>\n"
+            "#include <string.h>\n#include <time.h>\n#include \"tk/gen/%s.h\"\n"
             "typedef struct { tki_ukr_fn f; unsigned mr, nv, ku; } entry;\n"
             "#define E(name, mr, nv, ku) {name, mr, nv, ku},\n"
             "static const entry packed[] = { TKI_UKR_LIST_F32_%s(E) {0, 0, 0, 0} };\n"
             "static const entry direct[] = { TKI_UKR_DIRECT_LIST_F32_%s(E) {0, 0, 0, 0} };\n"
             "static double now(void) { struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t); return t.tv_sec + 1e-9 * t.tv_nsec; }\n"
-            "static int cmp(const void *a, const void *b) { double x = *(const double *)a, y = *(const double *)b; return x < y ? -1 : x > y; }\n"
+            "static int cmp(const void *a, const void *b) { double x = *(const double *)a, y = *(const double *)b; return x < y ? -1 : x > y; }\n",
+            what, header, isa, isa);
+}
+
+static int write_probe_source(const char *path, const isa_desc *isa)
+{
+    FILE *f = fopen(path, "w");
+    char header[64];
+    if (!f) return 0;
+    snprintf(header, sizeof header, "ukr_f32_%s", isa->name);
+    write_probe_prelude(f, "times one microkernel of the generated list, L1-resident operands", header, isa->name);
+    fprintf(f,
             "int main(int argc, char **argv) {\n"
             "    int form, idx; size_t kc, nr, i; long calls, c; double g[9], t0; cpu_set_t set; float *a, *b, *cc; tki_ukr_aux aux; const entry *e;\n"
             "    if (argc != 4) return 2;\n"
@@ -72,12 +81,12 @@ static int write_probe_source(const char *path, const isa_desc *isa)
             "    qsort(g, 9, sizeof g[0], cmp);\n"
             "    printf(\"gflops=%%.2f spread=%%.3f check=%%g\\n\", g[4], (g[6] - g[2]) / g[4], (double)cc[0]);\n"
             "    return 0;\n}\n",
-            isa->name, isa->name, isa->name, isa->name);
+            isa->name);
     return fclose(f) == 0;
 }
 
 /* the 1-minute load average, recorded with each measurement (the machine may be shared) */
-static double loadavg(void)
+double loadavg(void)
 {
     double l = -1;
     FILE *f = fopen("/proc/loadavg", "r");
@@ -90,7 +99,7 @@ static double loadavg(void)
 
 /* Runs argv with a time limit; returns the exit status as waitpid gives it, or -1 on timeout.
  * stdout goes to `out` (cap bytes). */
-static int run_limited(char *const argv[], double timeout_s, char *out, size_t cap)
+int run_limited(char *const argv[], double timeout_s, char *out, size_t cap)
 {
     int fd[2];
     pid_t pid;
@@ -196,4 +205,52 @@ int profile_level0(const profile_opts *o, const isa_desc *isa, const cand_l0 *ca
     fclose(log);
     free(slot);
     return measured;
+}
+
+/* FMAs per load in one k step (MR*NV FMAs against NV vector loads and MR broadcasts); tiles with
+ * fewer than 8 accumulators cannot hide the FMA latency and rank last. A first ranking, before the
+ * learned one (issue 3) replaces it. */
+static double intensity(const cand_l0 *c)
+{
+    if (c->mr * c->nv < 8) return 0.0;
+    return (double)(c->mr * c->nv) / (double)(c->mr + c->nv);
+}
+
+int level0_plan(const cand_l0 *l0, int n0, const cand_caps *k, int budget, unsigned long long want_kc,
+                cand_l0 *pick, unsigned long long *kcs)
+{
+    /* first, for every vector count NV, the tallest tile that fits (the most accumulators: what
+     * hides the FMA latency), in both forms; then the rest by loads per FMA; all at the unroll of 4 */
+    int np = 0;
+    for (unsigned nv = 1; nv <= 64; nv++) {
+        unsigned best = 0;
+        for (int i = 0; i < n0; i++)
+            if (l0[i].ku == 4 && l0[i].nv == nv && l0[i].mr > best) best = l0[i].mr;
+        for (int i = 0; i < n0 && best; i++)
+            if (l0[i].ku == 4 && l0[i].nv == nv && l0[i].mr == best) pick[np++] = l0[i];
+    }
+    int first = np;
+    for (int i = 0; i < n0; i++) {
+        int seen = 0;
+        for (int j = 0; j < first; j++)
+            seen |= pick[j].mr == l0[i].mr && pick[j].nv == l0[i].nv && pick[j].ku == l0[i].ku && pick[j].direct == l0[i].direct;
+        if (l0[i].ku == 4 && !seen) pick[np++] = l0[i];
+    }
+    for (int i = first + 1; i < np; i++)
+        for (int j = i; j > first && intensity(&pick[j]) > intensity(&pick[j - 1]); j--) {
+            cand_l0 tmp = pick[j];
+            pick[j] = pick[j - 1];
+            pick[j - 1] = tmp;
+        }
+    if (np > budget) np = budget;
+    /* level 0 is timed on L1-resident operands: the deepest kc (up to want_kc) whose A and B
+     * micro-panels fit in L1 together */
+    for (int i = 0; i < np; i++) {
+        unsigned long long opts[64], nr = pick[i].nv * k->lanes_per_vector;
+        int a = cand_kc(&pick[i], k, opts, 64);
+        kcs[i] = a > 0 ? opts[0] : 16;
+        for (int j = 0; j < a && j < 64; j++)
+            if (opts[j] <= want_kc && (pick[i].mr + nr) * opts[j] * 4 <= k->l1) kcs[i] = opts[j];
+    }
+    return np;
 }

@@ -16,4 +16,17 @@ int log_has(const char *log, const char *cpu, const char *key);
 /* Measures cands[i] at depth kcs[i] (skipping those already logged); returns how many ran. */
 int profile_level0(const profile_opts *o, const isa_desc *isa, const cand_l0 *cands, int n,
                    const unsigned long long *kcs);
+/* The start every probe source shares: includes, the generated `header`, the packed[] and direct[]
+ * kernel lists of the ISA, now() and a qsort comparison. */
+void write_probe_prelude(FILE *f, const char *what, const char *header, const char *isa);
+/* Which level-0 candidates a budget of `budget` probes measures, and at which depth (the largest
+ * level-1 kc not above want_kc that keeps both micro-panels in L1): fills pick[] and kcs[], returns
+ * how many. */
+int level0_plan(const cand_l0 *l0, int n0, const cand_caps *k, int budget, unsigned long long want_kc,
+                cand_l0 *pick, unsigned long long *kcs);
+/* The 1-minute load average (recorded with each measurement: the machine may be shared). */
+double loadavg(void);
+/* Runs argv with a time limit; the exit status as waitpid gives it, -1 on timeout, -2 when it could
+ * not start. stdout goes to `out` (cap bytes). */
+int run_limited(char *const argv[], double timeout_s, char *out, size_t cap);
 #endif

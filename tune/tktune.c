@@ -9,6 +9,7 @@
 #include "buckets.h"
 #include "machine.h"
 #include "profile.h"
+#include "retune.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -21,17 +22,22 @@ static void usage(void)
                     "       tktune machine --root DIR --cpu CPU [--log FILE]\n"
                     "       tktune table --root DIR --cpu CPU --log FILE --out TABLE\n"
                     "       tktune profile --root DIR --cpu CPU --log FILE --work DIR --tkgen PATH [--cc CC]\n"
-                    "                      [--budget N] [--timeout S] [--kc K]\n");
+                    "                      [--budget N] [--timeout S] [--kc K]\n"
+                    "       tktune retune --root DIR --cpu CPU --work DIR --tkgen PATH [--log FILE] [--out TABLE]\n"
+                    "                     [--shapes FILE] [--budget-s S] [--budget N] [--top K] [--max-dim D] [--cc CC] [--dry-run]\n");
     exit(2);
 }
 
-/* FMAs per load in one k step (MR*NV FMAs against NV vector loads and MR broadcasts); tiles with
- * fewer than 8 accumulators cannot hide the FMA latency and rank last. A first ranking, before the
- * learned one (issue 3) replaces it. */
-static double intensity(const cand_l0 *c)
+/* 1 when this machine executes the ISA's code natively (its family, and its feature flag if any) */
+static int isa_runs_here(const isa_desc *isa)
 {
-    if (c->mr * c->nv < 8) return 0.0;
-    return (double)(c->mr * c->nv) / (double)(c->mr + c->nv);
+    char want[128];
+    const char *arch = !strcmp(isa->family, "x86") ? "x86_64" : !strcmp(isa->family, "arm") ? "aarch64"
+                       : !strcmp(isa->family, "riscv") ? "riscv64" : NULL;
+    snprintf(want, sizeof want, "arch=%s", arch ? arch : "");
+    if (arch && !host_matches(want)) return 0;
+    snprintf(want, sizeof want, "feat=%s", isa->host_feature);
+    return !strcmp(isa->host_feature, "none") || host_matches(want);
 }
 
 int main(int argc, char **argv)
@@ -41,7 +47,13 @@ int main(int argc, char **argv)
     unsigned long long want_kc = 256;
     profile_opts o = {NULL, NULL, NULL, NULL, "cc", 30.0, 1};
     const char *out_path = NULL;
-    if (strcmp(cmd, "candidates") && strcmp(cmd, "profile") && strcmp(cmd, "machine") && strcmp(cmd, "table")) usage();
+    const char *shapes = NULL;
+    double budget_s = 540;
+    int top = 3, dry = 0;
+    double max_dim = 0;
+    if (strcmp(cmd, "candidates") && strcmp(cmd, "profile") && strcmp(cmd, "machine") && strcmp(cmd, "table") &&
+        strcmp(cmd, "retune"))
+        usage();
     for (int i = 2; i < argc; i++) {
         if (!strcmp(argv[i], "--root") && i + 1 < argc) g_root = argv[++i];
         else if (!strcmp(argv[i], "--cpu") && i + 1 < argc) cpu = argv[++i];
@@ -54,6 +66,11 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--timeout") && i + 1 < argc) o.timeout_s = atof(argv[++i]);
         else if (!strcmp(argv[i], "--kc") && i + 1 < argc) want_kc = strtoull(argv[++i], NULL, 10);
         else if (!strcmp(argv[i], "--out") && i + 1 < argc) out_path = argv[++i];
+        else if (!strcmp(argv[i], "--shapes") && i + 1 < argc) shapes = argv[++i];
+        else if (!strcmp(argv[i], "--budget-s") && i + 1 < argc) budget_s = atof(argv[++i]);
+        else if (!strcmp(argv[i], "--top") && i + 1 < argc) top = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--dry-run")) dry = 1;
+        else if (!strcmp(argv[i], "--max-dim") && i + 1 < argc) max_dim = atof(argv[++i]);
         else usage();
     }
     if (!cpu) usage();
@@ -69,6 +86,30 @@ int main(int argc, char **argv)
     static cand_l0 l0[8192];
     int n0 = cand_level0(isa, l0, 8192);
     if (n0 > 8192) die("level 0 has %d candidates, more than this build can hold", n0);
+
+    if (!strcmp(cmd, "retune")) {
+        /* the whole run behind `make retune` (retune.c); the log and the table sit side by side */
+        static char tpath[1200], lpath[1200];
+        retune_opts ro;
+        if (!o.work || !o.tkgen || budget < 1 || top < 1 || budget_s <= 0) usage();
+        if (!isa_runs_here(isa))
+            die("%s needs %s, which this machine cannot run; tuning it from here (static estimates and "
+                "qemu checks) is not built yet: run `make retune ARCH=%s` on the board itself", cpu, isa->name, cpu);
+        table_path(c, tpath, sizeof tpath);
+        snprintf(lpath, sizeof lpath, "%.*s.records", (int)(strlen(tpath) - 4), tpath);
+        memset(&ro, 0, sizeof ro);
+        ro.po = o;
+        ro.po.cpu = cpu;
+        if (!ro.po.log) ro.po.log = lpath;
+        ro.out = out_path ? out_path : tpath;
+        ro.shapes = shapes;
+        ro.budget_s = budget_s;
+        ro.l0_budget = budget;
+        ro.topk = top;
+        ro.dry_run = dry;
+        ro.max_dim = max_dim;
+        return retune_run(&ro, isa, &t, &k, l0, n0);
+    }
 
     if (!strcmp(cmd, "table")) {
         /* measured level 0 + modelled blocks -> buckets -> a new table, written atomically */
@@ -103,44 +144,18 @@ int main(int argc, char **argv)
 
     if (!strcmp(cmd, "machine")) {
         /* the bandwidths the model needs, measured here; appended to the log when one is given */
-        double l2 = measure_read_bw((size_t)(k.l2 / 2), 9), l3 = measure_read_bw((size_t)(k.l3 / 2), 7);
-        unsigned long long big = 4 * k.l3 > (1ull << 30) ? (1ull << 30) : 4 * k.l3;
-        double dram = measure_read_bw((size_t)big, 5);
         char line[512];
-        snprintf(line, sizeof line,
-                 "tk-record 1 op=machine cpu=%s bw_l2=%.3g bw_l3=%.3g bw_dram=%.3g dram_set=%llu evidence=measured date=%ld\n",
-                 cpu, l2, l3, dram, big, (long)time(NULL));
+        int ok = machine_record(cpu, &k, o.log, line, sizeof line);
         fputs(line, stdout);
-        if (o.log) {
-            FILE *f = fopen(o.log, "a");
-            if (!f || fputs(line, f) < 0 || fclose(f)) die("cannot append to %s", o.log);
-        }
-        return l2 > 0 && l3 > 0 && dram > 0 ? 0 : 1;
+        return ok ? 0 : 1;
     }
 
     if (!strcmp(cmd, "profile")) {
-        /* the budget goes to the tiles that load the least per FMA, at the unroll of 4 */
         static cand_l0 pick[8192];
         static unsigned long long kcs[8192];
-        int np = 0;
         if (!o.log || !o.work || !o.tkgen || budget < 1) usage();
         o.cpu = cpu;
-        for (int i = 0; i < n0; i++)
-            if (l0[i].ku == 4) pick[np++] = l0[i];
-        for (int i = 1; i < np; i++)
-            for (int j = i; j > 0 && intensity(&pick[j]) > intensity(&pick[j - 1]); j--) {
-                cand_l0 tmp = pick[j];
-                pick[j] = pick[j - 1];
-                pick[j - 1] = tmp;
-            }
-        if (np > budget) np = budget;
-        for (int i = 0; i < np; i++) {
-            unsigned long long opts[64];
-            int a = cand_kc(&pick[i], &k, opts, 64);
-            kcs[i] = a > 0 ? opts[0] : 16;
-            for (int j = 0; j < a && j < 64; j++)
-                if (opts[j] <= want_kc) kcs[i] = opts[j];
-        }
+        int np = level0_plan(l0, n0, &k, budget, want_kc, pick, kcs);
         mkdir(o.work, 0777);
         int ran = profile_level0(&o, isa, pick, np, kcs);
         printf("tktune: %d level-0 candidates measured for %s, log %s\n", ran, cpu, o.log);

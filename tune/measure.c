@@ -1,0 +1,194 @@
+/* measure.c - whole configurations on whole shapes: what the tuner trusts over its model. The probe
+ * runs the CPU's generated blocked driver (tki_gemm_f32_part_<cpu>, the code every table row runs)
+ * with a configuration given at run time, so one compiled probe measures every candidate; only the
+ * exact-shape instances (docs/tables.md) are not what it times, and they only fold constants. Each
+ * measurement runs in its own child process with a time limit, checks its result, and becomes one
+ * line of the record log. */
+#include "measure.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+
+/* Writes the probe's C source: argv = m n k mr nv ku mc ncp kc packb packa split order. */
+static int write_source(const char *path, const char *sym, const char *isa)
+{
+    FILE *f = fopen(path, "w");
+    if (!f) return 0;
+    char header[64];
+    snprintf(header, sizeof header, "gemm_f32_%s", sym);
+    write_probe_prelude(f, "times one configuration of the generated driver on one shape", header, isa);
+    fprintf(f,
+            "static tki_ukr_fn find(const entry *e, unsigned mr, unsigned nv, unsigned ku) {\n"
+            "    for (; e->f; e++) if (e->mr == mr && e->nv == nv && e->ku == ku) return e->f;\n"
+            "    return 0;\n}\n"
+            "static float *falloc(size_t n) { return aligned_alloc(64, (n * 4 + 63) / 64 * 64); }\n"
+            "int main(int argc, char **argv) {\n"
+            "    size_t m, n, k, i, j, p, nr, panels, wsf, reps, r;\n"
+            "    unsigned mr, nv, ku; int packa, s; double g[7], t0, t1; cpu_set_t set;\n"
+            "    tki_gemm_cfg cfg; tki_gemm_args ga; float *a, *b, *c, *ws;\n"
+            "    if (argc != 14) return 2;\n"
+            "    m = strtoul(argv[1], 0, 10); n = strtoul(argv[2], 0, 10); k = strtoul(argv[3], 0, 10);\n"
+            "    mr = atoi(argv[4]); nv = atoi(argv[5]); ku = atoi(argv[6]); packa = atoi(argv[11]);\n"
+            "    memset(&cfg, 0, sizeof cfg);\n"
+            "    cfg.ukr = find(packed, mr, nv, ku); cfg.ukr_direct = packa ? 0 : find(direct, mr, nv, ku);\n"
+            "    if (!cfg.ukr || (!packa && !cfg.ukr_direct)) return 3;\n"
+            "    cfg.mr = mr; cfg.nv = nv; cfg.ku = ku; cfg.mc = atoi(argv[7]); cfg.ncp = atoi(argv[8]); cfg.kc = atoi(argv[9]);\n"
+            "    cfg.packb = atoi(argv[10]); cfg.split = argv[12][0]; cfg.order = argv[13][0];\n"
+            "    if (getenv(\"TKTUNE_TEST_CRASH_MR\") && (unsigned)atoi(getenv(\"TKTUNE_TEST_CRASH_MR\")) == mr) raise(SIGSEGV);\n"
+            "    if (getenv(\"TKTUNE_TEST_HANG_MR\") && (unsigned)atoi(getenv(\"TKTUNE_TEST_HANG_MR\")) == mr) for (;;) {}\n"
+            "    CPU_ZERO(&set); CPU_SET(0, &set); sched_setaffinity(0, sizeof set, &set);\n"
+            "    nr = nv * TKI_VL_F32_%s();\n"
+            "    panels = cfg.packb ? (cfg.ncp < (n + nr - 1) / nr ? cfg.ncp : (n + nr - 1) / nr) : 1;\n"
+            "    wsf = tki_gemm_f32_ws_need_%s(&cfg, m, k, panels);\n"
+            "    a = falloc(m * k); b = falloc(k * n); c = falloc(m * n); ws = falloc(wsf);\n"
+            "    if (!a || !b || !c || !ws) return 5;\n"
+            "    /* multiples of 1/4 in [-0.75, 0.75]: every sum below 2^20 terms is exact in float */\n"
+            "    for (i = 0; i < m * k; i++) a[i] = 0.25f * (float)((int)(i %% 7) - 3);\n"
+            "    for (i = 0; i < k * n; i++) b[i] = 0.25f * (float)((int)(i %% 5) - 2);\n"
+            "    memset(&ga, 0, sizeof ga);\n"
+            "    ga.transa = ga.transb = TK_NO_TRANS; ga.m = m; ga.n = n; ga.k = k; ga.alpha = 1; ga.beta = 0;\n"
+            "    ga.a = a; ga.lda = k; ga.b = b; ga.ldb = n; ga.c = c; ga.ldc = n; ga.epi = TK_EPI_NONE;\n"
+            "    tki_gemm_f32_part_%s(&cfg, &ga, 0, 1, ws, wsf);\n"
+            "    for (s = 0; s < 64; s++) {\n"
+            "        double want = 0; i = (size_t)s * 7919 %% m; j = (size_t)s * 104729 %% n;\n"
+            "        if (s == 0) i = m - 1, j = n - 1;\n"
+            "        for (p = 0; p < k; p++) want += (double)a[i * k + p] * (double)b[p * n + j];\n"
+            "        if ((double)c[i * n + j] != want) { printf(\"wrong at %%zu,%%zu: %%g, want %%g\\n\", i, j, (double)c[i * n + j], want); return 4; }\n"
+            "    }\n"
+            "    t0 = now(); tki_gemm_f32_part_%s(&cfg, &ga, 0, 1, ws, wsf); t1 = now() - t0;\n"
+            "    reps = t1 > 0.004 ? 1 : (size_t)(0.004 / (t1 > 1e-8 ? t1 : 1e-8)) + 1;\n"
+            "    for (s = -1; s < 7; s++) {\n"
+            "        t0 = now();\n"
+            "        for (r = 0; r < reps; r++) tki_gemm_f32_part_%s(&cfg, &ga, 0, 1, ws, wsf);\n"
+            "        if (s >= 0) g[s] = 2.0 * m * n * k * reps / (now() - t0) * 1e-9;\n"
+            "    }\n"
+            "    qsort(g, 7, sizeof g[0], cmp);\n"
+            "    printf(\"gflops=%%.2f spread=%%.3f\\n\", g[3], (g[5] - g[1]) / g[3]);\n"
+            "    return 0;\n}\n",
+            isa, sym, sym, sym, sym);
+    return fclose(f) == 0;
+}
+
+/* "MRxNVxKU" of row r, for tkgen's --tiles and --direct lists */
+static void tile_arg(const isa_desc *isa, const tkt_row *r, char *out, size_t cap)
+{
+    snprintf(out, cap, "%ux%ux%u", r->mr, isa->vla ? r->nr : r->nr / isa->lanes, r->ku);
+}
+
+static void add_tile(char *list, size_t cap, const char *tile)
+{
+    char padded[80];
+    snprintf(padded, sizeof padded, ",%s,", tile);
+    /* the list is kept as ",a,b," while it grows, so membership is one search */
+    if (!*list) snprintf(list, cap, ",");
+    if (!strstr(list, padded) && strlen(list) + strlen(tile) + 2 < cap) {
+        strcat(list, tile);
+        strcat(list, ",");
+    }
+}
+
+int shape_probe_build(shape_probe *p, const profile_opts *o, const isa_desc *isa, const tkt_table *t,
+                      const tkt_row *rows, int nrows)
+{
+    static char tiles[16384], direct[16384];
+    char cmd[40000], gen[1100], src[1100], sym[40], flags[300] = "", one[64];
+    tiles[0] = direct[0] = 0;
+    p->o = o, p->isa = isa, p->t = t;
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < (pass ? nrows : t->n); i++) {
+            const tkt_row *r = pass ? &rows[i] : &t->rows[i];
+            tile_arg(isa, r, one, sizeof one);
+            add_tile(tiles, sizeof tiles, one); /* every tile has its packed form */
+            if (!r->packa) add_tile(direct, sizeof direct, one);
+        }
+    cpu_symbol(t->cpu, sym, sizeof sym);
+    snprintf(gen, sizeof gen, "%s/full", o->work);
+    /* the framework for the CPU's table, then the kernel header again with every candidate tile */
+    snprintf(cmd, sizeof cmd, "'%s' build --root '%s' --cpus %s --default %s --out '%s' && '%s' ukr --root '%s' --isa %s --tiles %.*s%s%.*s --out '%s'",
+             o->tkgen, g_root, t->cpu, t->cpu, gen, o->tkgen, g_root, isa->name, (int)strlen(tiles + 1) - 1, tiles + 1,
+             direct[0] ? " --direct " : "", direct[0] ? (int)strlen(direct + 1) - 1 : 0, direct[0] ? direct + 1 : "", gen);
+    if (system(cmd) != 0) {
+        fprintf(stderr, "tktune: generating the shape probe failed (%s)\n", cmd);
+        return 0;
+    }
+    snprintf(src, sizeof src, "%s/full/probe.c", o->work);
+    snprintf(p->bin, sizeof p->bin, "%s/full/probe", o->work);
+    if (!write_source(src, sym, isa->name)) {
+        fprintf(stderr, "tktune: cannot write %s\n", src);
+        return 0;
+    }
+    if (strcmp(isa->require_macro, "none")) snprintf(flags, sizeof flags, "%s", isa->cflags);
+    snprintf(cmd, sizeof cmd, "%s -std=c11 -O2 %s -I '%s/include' -I '%s' '%s' -o '%s'", o->cc, flags, g_root, gen,
+             src, p->bin);
+    if (system(cmd) != 0) {
+        fprintf(stderr, "tktune: the shape probe does not compile (%s)\n", cmd);
+        return 0;
+    }
+    return 1;
+}
+
+void full_key(const isa_desc *isa, const tkt_row *r, unsigned long long m, unsigned long long n,
+              unsigned long long k, char *out, size_t cap)
+{
+    snprintf(out, cap, "m=%llu n=%llu k=%llu tile=%ux%u%s ku=%u form=%s kc=%llu mc=%llu nc=%llu packb=%d split=%c order=%c",
+             m, n, k, r->mr, isa->vla ? r->nr : r->nr / isa->lanes, isa->vla ? "v" : "vec", r->ku,
+             r->packa ? "packed" : "direct", r->kc, r->mc, r->nc / r->nr, r->packb, r->split, r->order);
+}
+
+/* gflops of the last full-level record with this key, -1 when there is none (0: it failed) */
+static double logged(const char *log, const char *cpu, const char *key)
+{
+    FILE *f = fopen(log, "r");
+    char line[1024], want_cpu[96], want_key[600];
+    double g = -1;
+    if (!f) return -1;
+    snprintf(want_cpu, sizeof want_cpu, " cpu=%s ", cpu);
+    snprintf(want_key, sizeof want_key, " level=full %s result=", key);
+    while (fgets(line, sizeof line, f)) {
+        const char *at = strstr(line, want_key), *gf;
+        if (!at || !strstr(line, want_cpu)) continue;
+        gf = strstr(at, " gflops=");
+        g = !strncmp(at + strlen(want_key), "ok ", 3) && gf ? strtod(gf + 8, NULL) : 0.0;
+    }
+    fclose(f);
+    return g;
+}
+
+double shape_measure(const shape_probe *p, const tkt_row *r, unsigned long long m, unsigned long long n,
+                     unsigned long long k, int *fresh)
+{
+    const profile_opts *o = p->o;
+    char key[512], out[512], result[160], a[13][24];
+    char *argv[15];
+    double gf = 0, spread = 0, have;
+    full_key(p->isa, r, m, n, k, key, sizeof key);
+    *fresh = 0;
+    if ((have = logged(o->log, o->cpu, key)) >= 0) return have;
+    snprintf(a[0], 24, "%llu", m), snprintf(a[1], 24, "%llu", n), snprintf(a[2], 24, "%llu", k);
+    snprintf(a[3], 24, "%u", r->mr), snprintf(a[4], 24, "%u", p->isa->vla ? r->nr : r->nr / p->isa->lanes);
+    snprintf(a[5], 24, "%u", r->ku), snprintf(a[6], 24, "%llu", r->mc), snprintf(a[7], 24, "%llu", r->nc / r->nr);
+    snprintf(a[8], 24, "%llu", r->kc), snprintf(a[9], 24, "%d", r->packb), snprintf(a[10], 24, "%d", r->packa);
+    snprintf(a[11], 24, "%c", r->split), snprintf(a[12], 24, "%c", r->order);
+    argv[0] = (char *)p->bin;
+    for (int i = 0; i < 13; i++) argv[i + 1] = a[i];
+    argv[14] = NULL;
+    int st = run_limited(argv, o->timeout_s, out, sizeof out);
+    if (st == -1) snprintf(result, sizeof result, "result=timeout limit=%.0fs", o->timeout_s);
+    else if (st < 0) snprintf(result, sizeof result, "result=error");
+    else if (WIFSIGNALED(st)) snprintf(result, sizeof result, "result=crash signal=%d", WTERMSIG(st));
+    else if (WEXITSTATUS(st) == 4) snprintf(result, sizeof result, "result=wrong");
+    else if (WEXITSTATUS(st) != 0) snprintf(result, sizeof result, "result=failed exit=%d", WEXITSTATUS(st));
+    else if (sscanf(out, "gflops=%lf spread=%lf", &gf, &spread) == 2)
+        snprintf(result, sizeof result, "result=ok gflops=%.2f spread=%.3f", gf, spread);
+    else snprintf(result, sizeof result, "result=failed output=unreadable");
+    if (strncmp(result, "result=ok", 9)) gf = 0;
+    FILE *log = fopen(o->log, "a");
+    if (!log) die("cannot append to %s", o->log);
+    fprintf(log, "tk-record 1 op=gemm dtype=f32 cpu=%s isa=%s level=full %s %s evidence=measured load=%.2f date=%ld\n",
+            o->cpu, p->isa->name, key, result, loadavg(), (long)time(NULL));
+    if (fclose(log)) die("cannot append to %s", o->log);
+    *fresh = 1;
+    return gf;
+}

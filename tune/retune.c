@@ -1,0 +1,317 @@
+/* retune.c - one tuning run for one CPU, the phases in order:
+ *   1. machine: the host's bandwidths (op=machine record), unless the log has them;
+ *   2. level 0: profile the best-ranked microkernels (profile.c);
+ *   3. plan: for every cell of the sample-free grid (buckets.c) and every shape of the optional
+ *      shape list, the model's top few configurations plus the previous table's own choice;
+ *   4. measure: every planned configuration on the cell's shape at two depths (measure.c); the
+ *      fastest wins, the previous choice is kept unless beaten by more than the noise margin;
+ *   5. table: exact-shape rows first, then the grid's winners with equal neighbours merged, written
+ *      through a temporary file and a rename under a lock;
+ *   6. report: text and an SVG chart, old against new against the peak, and each phase's time.
+ * Every measurement is a line of the record log before anything uses it, so an interrupted run
+ * (SIGINT, kill, a crash) leaves the old table as it was and a rerun measures only what is missing. */
+#include "retune.h"
+
+#include "buckets.h"
+#include "machine.h"
+#include "measure.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#define MAXPTS 256
+#define MAXC 12
+#define NOISE 1.03 /* a challenger must beat the previous choice by this factor */
+
+static double now(void)
+{
+    struct timespec t;
+    clock_gettime(CLOCK_MONOTONIC, &t);
+    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
+}
+
+static int in_range(unsigned long long v, range r) { return v >= r.lo && v <= r.hi; }
+
+/* the row of table t that serves m x n x k: the first that matches, as the decision tree does */
+static const tkt_row *table_match(const tkt_table *t, unsigned long long m, unsigned long long n,
+                                  unsigned long long k)
+{
+    for (int i = 0; i < t->n; i++)
+        if (in_range(m, t->rows[i].m) && in_range(n, t->rows[i].n) && in_range(k, t->rows[i].k)) return &t->rows[i];
+    return &t->rows[t->n - 1];
+}
+
+typedef struct {
+    unsigned long long m, n, ks[2];
+    int nks;
+    int exact;              /* 1: a shape of the list (an exact row), 0: a grid cell */
+    range rm, rn;           /* the cell's ranges */
+    tkt_row cand[MAXC];     /* cand[0] is the previous table's choice */
+    int nc;
+    double score[MAXC];     /* geometric mean GFLOP/s over the depths; 0 failed; -1 not measured */
+    int win;
+} point;
+
+static void add_cand(point *p, const tkt_row *r)
+{
+    for (int i = 0; i < p->nc; i++)
+        if (same_choice(&p->cand[i], r)) return;
+    if (p->nc < MAXC) p->cand[p->nc++] = *r;
+}
+
+/* Shapes for exact rows: "M N K" or "LABEL M N K" per line (bench/shapes.tsv works as it is). */
+static int read_shapes(const char *path, point *pts, int at, int cap)
+{
+    reader r;
+    if (!reader_open(&r, path)) return -1;
+    while (reader_next(&r)) {
+        unsigned long long v[3];
+        int first = r.ntok == 4 ? 1 : 0;
+        if (r.ntok != 3 && r.ntok != 4) {
+            err_at(path, r.line, "expected 'M N K' or 'LABEL M N K', found %d fields", r.ntok);
+            return -1;
+        }
+        for (int i = 0; i < 3; i++)
+            if (!parse_uint(r.tok[first + i], &v[i]) || v[i] == 0 || v[i] > (1ull << 20)) {
+                err_at(path, r.line, "'%s' is not a dimension (1..1048576)", r.tok[first + i]);
+                return -1;
+            }
+        if (at >= cap) {
+            err_at(path, r.line, "more than %d shapes", cap);
+            return -1;
+        }
+        memset(&pts[at], 0, sizeof pts[at]);
+        pts[at].m = v[0], pts[at].n = v[1], pts[at].ks[0] = v[2], pts[at].nks = 1, pts[at].exact = 1;
+        at++;
+    }
+    return at;
+}
+
+typedef struct {
+    double t0, planned, done;
+    int show;
+} progress;
+
+static void show(progress *pr, const char *what)
+{
+    double el = now() - pr->t0, eta = pr->done > 0 ? el / pr->done * (pr->planned - pr->done) : 0;
+    int w = 30, fill = pr->planned > 0 ? (int)(w * pr->done / pr->planned) : 0;
+    if (!pr->show) return;
+    fprintf(stderr, "\rtktune: %s [%.*s%*s] %.0f/%.0f, %ds elapsed, ETA %ds   ", what, fill,
+            "##############################", w - fill, "", pr->done, pr->planned, (int)el, (int)(eta + 0.5));
+}
+
+static void write_svg(const char *path, const point *pts, int np, double peak, const char *cpu)
+{
+    FILE *f = fopen(path, "w");
+    const int bw = 14, h = 320, top = 40, left = 60;
+    double ymax = peak;
+    if (!f) return;
+    for (int i = 0; i < np; i++)
+        if (pts[i].score[pts[i].win] > ymax) ymax = pts[i].score[pts[i].win];
+    ymax *= 1.1;
+    fprintf(f, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" font-family=\"sans-serif\" font-size=\"10\">\n",
+            left + np * (2 * bw + 6) + 20, top + h + 120);
+    fprintf(f, "<text x=\"%d\" y=\"20\" font-size=\"14\">tktune retune %s: GFLOP/s per grid point, previous table (grey) and new (blue); red line: measured kernel peak</text>\n",
+            left, cpu);
+    for (int g = 0; g <= 4; g++) {
+        double v = ymax * g / 4;
+        int y = top + h - (int)(h * v / ymax);
+        fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#ddd\"/><text x=\"5\" y=\"%d\">%.0f</text>\n", left,
+                y, left + np * (2 * bw + 6), y, y + 3, v);
+    }
+    for (int i = 0; i < np; i++) {
+        const point *p = &pts[i];
+        int x = left + i * (2 * bw + 6);
+        double o = p->score[0] > 0 ? p->score[0] : 0, n = p->score[p->win] > 0 ? p->score[p->win] : 0;
+        fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#aaa\"/>\n", x, top + h - (int)(h * o / ymax), bw,
+                (int)(h * o / ymax));
+        fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#36c\"/>\n", x + bw, top + h - (int)(h * n / ymax),
+                bw, (int)(h * n / ymax));
+        fprintf(f, "<text transform=\"translate(%d,%d) rotate(60)\">%s%llux%llux%llu</text>\n", x + 4, top + h + 6,
+                p->exact ? "=" : "", p->m, p->n, p->ks[0]);
+    }
+    int yp = top + h - (int)(h * peak / ymax);
+    fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#c33\"/>\n</svg>\n", left, yp, left + np * (2 * bw + 6), yp);
+    fclose(f);
+}
+
+int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, const cand_caps *k,
+               const cand_l0 *l0, int n0)
+{
+    static point pts[MAXPTS];
+    static grid_cell cells[64];
+    static measured_l0 ml[4096];
+    static cand_l0 pick[8192];
+    static unsigned long long kcs[8192];
+    static tkt_row all[MAXPTS * MAXC], cellwin[64];
+    static tkt_table nt;
+    const profile_opts *po = &o->po;
+    double phase[6] = {0}, t0 = now(), bw2, bw3, bwd;
+    int np = 0, nall = 0, measured = 0;
+    char line[512], path[1200], err[1300];
+    model_machine h;
+
+    mkdir(po->work, 0777);
+    /* 1. machine */
+    if (!read_machine(po->log, po->cpu, &bw2, &bw3, &bwd)) {
+        if (o->dry_run) bwd = t->dram_gbs * 1e9, bw3 = 4 * bwd, bw2 = 10 * bwd;
+        else if (!machine_record(po->cpu, k, po->log, line, sizeof line) || !read_machine(po->log, po->cpu, &bw2, &bw3, &bwd))
+            die("could not measure this machine's bandwidths");
+    }
+    phase[0] = now() - t0;
+
+    /* 2. level 0 */
+    double t1 = now();
+    int nl0 = level0_plan(l0, n0, k, o->l0_budget, 512, pick, kcs);
+    if (!o->dry_run) profile_level0(po, isa, pick, nl0, kcs);
+    int nml = read_level0(po->log, po->cpu, ml, 4096);
+    phase[1] = now() - t1;
+
+    /* 3. plan */
+    t1 = now();
+    h.l1_bytes = (double)k->l1, h.l2_bytes = (double)k->l2, h.l3_bytes = (double)k->l3;
+    h.bw_l2 = bw2, h.bw_l3 = bw3, h.bw_dram = bwd;
+    h.lat_l2 = 5e-9, h.lat_l3 = 20e-9, h.lat_dram = 90e-9, h.launch = 50e-9, h.cores = k->cores;
+    /* the largest dimension a grid point uses: about 50 ms per call at the table's peak, at most 2048 */
+    double maxdim = o->max_dim > 0 ? o->max_dim : floor(cbrt(t->peak_gflops * 1e9 * 0.05 / 2) / 64) * 64;
+    if (maxdim > 2048) maxdim = 2048;
+    if (maxdim < 16) maxdim = 16;
+    int ncells = grid_cells(cells, 64, maxdim);
+    if (o->shapes && (np = read_shapes(o->shapes, pts, 0, MAXPTS - ncells)) < 0) return 1;
+    int nexact = np;
+    for (int i = 0; i < ncells; i++, np++) {
+        point *p = &pts[np];
+        memset(p, 0, sizeof *p);
+        p->m = (unsigned long long)fmin(cells[i].ms, maxdim), p->n = (unsigned long long)fmin(cells[i].ns, maxdim);
+        p->ks[0] = (unsigned long long)fmin(256, maxdim), p->ks[1] = (unsigned long long)fmin(2048, maxdim);
+        p->nks = p->ks[0] == p->ks[1] ? 1 : 2;
+        p->rm = cells[i].m, p->rn = cells[i].n;
+    }
+    for (int i = 0; i < np; i++) {
+        point *p = &pts[i];
+        tkt_row best[MAXC];
+        double ks[2] = {(double)p->ks[0], (double)p->ks[1]};
+        for (int d = 0; d < p->nks; d++) add_cand(p, table_match(t, p->m, p->n, p->ks[d]));
+        int nb = nml > 0 ? model_best(isa, k, &h, ml, nml, (double)p->m, (double)p->n, ks, p->nks, best, o->topk) : 0;
+        for (int j = 0; j < nb; j++) add_cand(p, &best[j]);
+        for (int j = 0; j < p->nc; j++) all[nall++] = p->cand[j], p->score[j] = -1;
+    }
+    phase[2] = now() - t1;
+    double planned = 0;
+    for (int i = 0; i < np; i++) planned += pts[i].nc * pts[i].nks;
+    printf("tktune retune %s (%s): level 0 %d kernels (%d in the log); grid %d cells + %d exact shapes; "
+           "%.0f whole-shape measurements planned (top %d of the model + the previous choice); budget %.0f s\n",
+           po->cpu, isa->name, nl0, nml, ncells, nexact, planned, o->topk, o->budget_s);
+    if (o->dry_run) return 0;
+    if (nml == 0) die("no level-0 kernel could be measured on this machine");
+
+    /* 4. measure */
+    t1 = now();
+    shape_probe sp;
+    if (!shape_probe_build(&sp, po, isa, t, all, nall)) return 1;
+    progress pr = {now(), planned, 0, po->progress};
+    int out_of_time = 0;
+    for (int i = 0; i < np; i++) {
+        point *p = &pts[i];
+        for (int j = 0; j < p->nc; j++) {
+            double lg = 0;
+            int ok = 1;
+            if (now() - t0 > o->budget_s) out_of_time = 1;
+            if (out_of_time) break;
+            for (int d = 0; d < p->nks; d++) {
+                int fresh;
+                double g = shape_measure(&sp, &p->cand[j], p->m, p->n, p->ks[d], &fresh);
+                measured += fresh;
+                pr.done++;
+                show(&pr, "measuring");
+                if (g <= 0) ok = 0;
+                else lg += log(g);
+            }
+            p->score[j] = ok ? exp(lg / p->nks) : 0;
+        }
+        /* the previous choice stays unless a challenger beats it by more than the noise */
+        p->win = 0;
+        for (int j = 1; j < p->nc; j++)
+            if (p->score[j] > p->score[p->win] && p->score[j] > NOISE * p->score[0]) p->win = j;
+        if (p->score[0] <= 0 && p->score[p->win] <= 0) p->win = 0;
+    }
+    if (po->progress) fprintf(stderr, "\n");
+    phase[3] = now() - t1;
+
+    /* 5. table */
+    t1 = now();
+    nt = *t;
+    nt.n = 0;
+    for (int i = 0; i < nexact; i++) {
+        tkt_row r = pts[i].cand[pts[i].win];
+        if (pts[i].score[pts[i].win] <= 0) continue; /* nothing measured: no exact row */
+        r.m.lo = r.m.hi = pts[i].m, r.n.lo = r.n.hi = pts[i].n, r.k.lo = r.k.hi = pts[i].ks[0];
+        snprintf(r.evidence, sizeof r.evidence, "measured");
+        nt.rows[nt.n++] = r;
+    }
+    for (int i = 0; i < ncells; i++) {
+        const point *p = &pts[nexact + i];
+        cellwin[i] = p->cand[p->win];
+        cellwin[i].m = p->rm, cellwin[i].n = p->rn;
+        cellwin[i].k.lo = 1, cellwin[i].k.hi = TK_SIZE_INF;
+        if (p->score[p->win] > 0) snprintf(cellwin[i].evidence, sizeof cellwin[i].evidence, "measured");
+    }
+    int ng = merge_grid(cellwin, ncells, nt.rows + nt.n, MAXROWS - nt.n);
+    if (ng < 0) die("too many rows for one table");
+    nt.n += ng;
+    snprintf(nt.source, sizeof nt.source, "measured");
+    snprintf(nt.tuner, sizeof nt.tuner, "tktune 0.2 (level 0 profiled; per grid point the model's top %d and the previous row, measured)", o->topk);
+    {
+        time_t tt = time(NULL);
+        strftime(nt.date, sizeof nt.date, "%Y-%m-%d", gmtime(&tt));
+    }
+    nt.nnotes = 0;
+    snprintf(nt.notes[nt.nnotes++], sizeof nt.notes[0], "retuned on this machine: caches, cores and peak as in the previous table (%s)", t->source);
+    snprintf(nt.notes[nt.nnotes++], sizeof nt.notes[0], "level 0: %d microkernels measured; %d whole-shape measurements, record log %s", nml, measured, po->log);
+    snprintf(nt.notes[nt.nnotes++], sizeof nt.notes[0], "grid: %d cells (dimensions up to %.0f), %d exact shapes; a new choice must beat the old by %.0f%%", ncells, maxdim, nexact, (NOISE - 1) * 100);
+    if (out_of_time)
+        snprintf(nt.notes[nt.nnotes++], sizeof nt.notes[0], "budget of %.0f s ran out: unmeasured cells kept the previous rows", o->budget_s);
+    if (!write_table_atomically(o->out, &nt, isa, err, sizeof err)) die("%s", err);
+    phase[4] = now() - t1;
+
+    /* 6. report */
+    double peak = 0;
+    for (int i = 0; i < nml; i++)
+        if (ml[i].gflops > peak) peak = ml[i].gflops;
+    snprintf(path, sizeof path, "%s/report.txt", po->work);
+    FILE *rf = fopen(path, "w");
+    double lsum = 0;
+    int nsum = 0, better = 0, worse = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        FILE *f = pass ? rf : stdout;
+        if (!f) continue;
+        fprintf(f, "tktune retune %s: wrote %s (%d rows)\n", po->cpu, o->out, nt.n);
+        fprintf(f, "peak: best measured microkernel %.1f GFLOP/s (table's peak_gflops %.0f)\n", peak, t->peak_gflops);
+        fprintf(f, "%-22s %9s %9s %7s %7s  %s\n", "point (m x n x k..)", "old GF/s", "new GF/s", "new/old", "%peak", "new choice");
+        for (int i = 0; i < np; i++) {
+            const point *p = &pts[i];
+            const tkt_row *w = &p->cand[p->win];
+            char shape[64];
+            double o1 = p->score[0], n1 = p->score[p->win];
+            snprintf(shape, sizeof shape, "%s%llux%llux%llu", p->exact ? "=" : "", p->m, p->n, p->ks[0]);
+            if (p->nks > 1) snprintf(shape + strlen(shape), sizeof shape - strlen(shape), ",%llu", p->ks[1]);
+            fprintf(f, "%-22s %9.1f %9.1f %7.3f %6.1f%%  %ux%u%s ku%u kc%llu mc%llu nc%llu %s%s\n", shape, o1, n1,
+                    o1 > 0 ? n1 / o1 : 0, peak > 0 ? 100 * n1 / peak : 0, w->mr, w->nr, isa->vla ? "v" : "", w->ku,
+                    w->kc, w->mc, w->nc, w->packa ? "packed" : "direct", p->win ? "" : " (kept)");
+            if (!pass && o1 > 0 && n1 > 0) lsum += log(n1 / o1), nsum++, better += p->win != 0, worse += n1 < o1;
+        }
+        fprintf(f, "geometric mean new/old over %d measured points: %.3f (%d changed)\n", nsum, nsum ? exp(lsum / nsum) : 0, better);
+        fprintf(f, "phases (s): machine %.1f, level 0 %.1f, plan %.1f, measure %.1f, table %.1f; total %.1f%s\n", phase[0],
+                phase[1], phase[2], phase[3], phase[4], now() - t0, out_of_time ? " (budget ran out)" : "");
+    }
+    (void)worse;
+    if (rf) fclose(rf);
+    snprintf(path, sizeof path, "%s/report.svg", po->work);
+    write_svg(path, pts, np, peak, po->cpu);
+    printf("report: %s/report.txt and %s/report.svg\n", po->work, po->work);
+    return 0;
+}

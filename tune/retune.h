@@ -1,0 +1,20 @@
+/* retune.h - the whole tuning run behind `make retune ARCH=<cpu>` (see retune.c). */
+#ifndef TK_TUNE_RETUNE_H
+#define TK_TUNE_RETUNE_H
+#include "profile.h"
+
+typedef struct {
+    profile_opts po;        /* cpu, log, work, tkgen, cc, timeout, progress */
+    const char *out;        /* the table to write */
+    const char *shapes;     /* optional: shapes that get exact rows */
+    double budget_s;        /* wall-clock budget of the measuring phases */
+    int l0_budget;          /* level-0 kernels to profile */
+    int topk;               /* model candidates measured per grid point */
+    int dry_run;            /* print the plan, measure nothing */
+    double max_dim;         /* largest dimension of a grid point; 0: from the table's peak */
+} retune_opts;
+
+/* Runs every phase for the CPU whose current table is t; returns the process exit status. */
+int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, const cand_caps *k,
+               const cand_l0 *l0, int n0);
+#endif
