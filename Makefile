@@ -10,7 +10,7 @@ JOBS ?= 2
 TK_CPU ?=
 BUILD ?= build
 
-.PHONY: all deps test bench dist retune golden clean
+.PHONY: all deps test bench bench-dispatch dist retune golden clean
 all:
 	@scripts/deps.sh build
 	cmake -S . -B $(BUILD)/native -G Ninja -DCMAKE_BUILD_TYPE=Release -DTK_BUILD_BENCH=OFF -DTK_CPU=$(TK_CPU)
@@ -19,21 +19,38 @@ all:
 test:
 	@TK_JOBS=$(JOBS) TK_TEST_BUILD=$(CURDIR)/$(BUILD)/test scripts/test-all.sh
 
+# PREV=<git revision>: also bench tk built from that revision's table for the CPU (column tk-prev).
 bench:
 	@scripts/deps.sh bench
-	cmake -S . -B $(BUILD)/bench -G Ninja -DCMAKE_BUILD_TYPE=Release -DTK_BUILD_TESTS=OFF -DTK_CPU=$(TK_CPU)
+	cmake -S . -B $(BUILD)/bench -G Ninja -DCMAKE_BUILD_TYPE=Release -DTK_BUILD_TESTS=OFF -DTK_CPU=$(TK_CPU) -DTK_BENCH_PREV_TABLE=
+	@if [ -n "$(PREV)" ]; then \
+	  cpu=$$(sed -n 's/^TK_CPU:STRING=//p' $(BUILD)/bench/CMakeCache.txt); \
+	  [ -n "$$cpu" ] || cpu=$$($(BUILD)/bench/tkgen-host/tkgen detect --root .); \
+	  table=$$($(BUILD)/bench/tkgen-host/tkgen info --root . --cpu $$cpu table | sed 's|^\./||'); \
+	  git show "$(PREV):$$table" > $(BUILD)/bench/prev.tkt || exit 1; \
+	  echo "make bench: tk-prev is tk built from $(PREV):$$table"; \
+	  cmake -S . -B $(BUILD)/bench -DTK_BENCH_PREV_TABLE=$(CURDIR)/$(BUILD)/bench/prev.tkt > /dev/null; fi
 	cmake --build $(BUILD)/bench -j$(JOBS) --target tk_bench
 	bench/run.sh $(BUILD)/bench $(BENCH_ARGS)
+
+# tk_gemm_f32 with run-time shapes against the same calls with constant shapes, 4^3..16^3
+bench-dispatch:
+	@scripts/deps.sh bench
+	cmake -S . -B $(BUILD)/bench -G Ninja -DCMAKE_BUILD_TYPE=Release -DTK_BUILD_TESTS=OFF -DTK_CPU=$(TK_CPU)
+	cmake --build $(BUILD)/bench -j$(JOBS) --target tk_dispatch
+	$(BUILD)/bench/bench/tk_dispatch
 
 dist:
 	@test -n "$(ARCH)" || { echo "usage: make dist ARCH=<cpu>  (CPUs: tuning_tables/registry.tkr)"; exit 2; }
 	scripts/dist.sh $(ARCH)
 
-# The tuner runs here, on the machine whose table it rewrites; a table's `.shapes` file beside it
-# (the shapes its users run) gets exact-shape rows unless SHAPES= names another list.
+# Measured on this machine when it runs the CPU's ISA; otherwise estimated (llvm-mca, qemu checks),
+# or measured on the board when TK_RUN='<command prefix that runs a binary there>' is set. A table's
+# `.shapes` file beside it (the shapes its users run) gets exact-shape rows unless SHAPES= names
+# another list.
 retune:
 	@test -n "$(ARCH)" || { echo "usage: make retune ARCH=<cpu> [SHAPES=file] [BUDGET=seconds]  (CPUs: tuning_tables/registry.tkr)"; exit 2; }
-	@scripts/deps.sh build
+	@scripts/deps.sh test
 	cmake -S . -B $(BUILD)/tools -G Ninja -DCMAKE_BUILD_TYPE=Release -DTK_BUILD_BENCH=OFF > /dev/null
 	cmake --build $(BUILD)/tools -j$(JOBS) --target tktune
 	@table=$$($(BUILD)/tools/tkgen-host/tkgen info --root . --cpu $(ARCH) table) || exit 1; \

@@ -57,6 +57,9 @@ typedef struct tkb_lib {
 
 /* The adapters. The driver only references those CMake found (TKB_HAVE_<LIB> definitions). */
 extern const tkb_lib tkb_lib_tk;
+/* tk built from a previous version of the CPU's table (TK_BENCH_PREV_TABLE): not a peer, shown as
+ * tk/prev so that a retuned table is judged against the one it replaces in the same run */
+extern const tkb_lib tkb_lib_tk_prev;
 extern const tkb_lib tkb_lib_openblas;
 extern const tkb_lib tkb_lib_xsmm;
 extern const tkb_lib tkb_lib_eigen;

@@ -36,8 +36,13 @@ static void describe(char *buf, size_t len)
 #else
     const char *threads = "n threads: tk_gemm_f32_ex part t of n on bench pthreads";
 #endif
+#ifdef TKB_TK_PREV
+    snprintf(buf, len, "tk built from the previous table (%s) for CPU \"%s\"; %s", TKB_TK_PREV, tk_cpu_name(),
+             threads);
+#else
     snprintf(buf, len, "tk header-only, CPU table \"%s\"; 1 thread: tk_gemm_f32; %s", tk_cpu_name(),
              threads);
+#endif
 }
 
 static void fill_desc(tk_gemm_desc *d, const tkb_problem *p)
@@ -155,6 +160,12 @@ static void release(void *state)
     free(s);
 }
 
+#ifdef TKB_TK_PREV
+const tkb_lib tkb_lib_tk_prev = {
+    "tk-prev", 0, TKB_MAX_THREADS, 0, describe, prepare, run, release,
+};
+#else
 const tkb_lib tkb_lib_tk = {
     "tk", 0, TKB_MAX_THREADS, 0, describe, prepare, run, release,
 };
+#endif

@@ -66,6 +66,8 @@ RowStats row_stats(const Report &rep, size_t ti, size_t si)
     RowStats r;
     r.tk = rep.gflops(ti, si, 0);
     for (size_t li = 1; li < rep.libs.size(); li++) {
+        if (li == rep.prev)
+            continue; // tk itself, from the previous table: not a peer
         double g = rep.gflops(ti, si, li);
         if (g > r.best) {
             r.best = g;
@@ -154,11 +156,13 @@ std::string table_text(const Report &rep, size_t ti)
     for (size_t li : shown)
         head += pad_left(rep.libs[li], vw);
     head += "  " + pad_right("best peer", 9) + pad_left("tk/best", 8) + pad_left("tk/peak", 8) +
-            pad_left("tk/roof", 8);
+            pad_left("tk/roof", 8) + (rep.prev ? pad_left("tk/prev", 8) : "");
     o << head << "\n" << std::string(head.size(), '-') << "\n";
 
     std::vector<std::string> notes;
-    std::vector<double> ratios;
+    std::vector<double> ratios, prev_ratios;
+    double prev_min = 0;
+    size_t prev_min_si = 0;
     int wins = 0;
     double minr = 0, maxr = 0;
     size_t min_si = 0, max_si = 0;
@@ -173,6 +177,15 @@ std::string table_text(const Report &rep, size_t ti)
         line += "  " + pad_right(rs.best_lib >= 0 ? rep.libs[size_t(rs.best_lib)] : "-", 9);
         line += pad_left(ratio(rs.tk, rs.best), 8) + pad_left(ratio(rs.tk, rs.peak), 8) +
                 pad_left(ratio(rs.tk, rs.roof), 8);
+        if (rep.prev) {
+            double pg = rep.gflops(ti, si, rep.prev);
+            line += pad_left(ratio(rs.tk, pg), 8);
+            if (rs.tk > 0 && pg > 0) {
+                prev_ratios.push_back(rs.tk / pg);
+                if (prev_ratios.size() == 1 || rs.tk / pg < prev_min)
+                    prev_min = rs.tk / pg, prev_min_si = si;
+            }
+        }
         o << line << "\n";
 
         if (rs.tk > 0 && rs.best > 0) {
@@ -206,6 +219,16 @@ std::string table_text(const Report &rep, size_t ti)
           << rep.shapes[min_si].dims() << " vs " << rep.libs[size_t(min_lib)] << "); max "
           << rfmt(maxr) << " (" << rep.shapes[max_si].category << " "
           << rep.shapes[max_si].dims() << " vs " << rep.libs[size_t(max_lib)] << ")\n";
+    }
+    if (!prev_ratios.empty()) {
+        double lsum = 0;
+        size_t at_least = 0;
+        for (double r : prev_ratios)
+            lsum += std::log(r), at_least += r >= 0.98;
+        o << "new table against the previous one, " << threads_text(rep.threads[ti]) << ": geomean tk/prev "
+          << fmt("%.3f", std::exp(lsum / double(prev_ratios.size()))) << " over " << prev_ratios.size()
+          << " shapes; >= 0.98 on " << at_least << "; min " << rfmt(prev_min) << " ("
+          << rep.shapes[prev_min_si].category << " " << rep.shapes[prev_min_si].dims() << ")\n";
     }
     for (const std::string &n : notes)
         o << "  note: " << n << "\n";

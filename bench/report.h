@@ -51,7 +51,8 @@ struct Machine {
 
 struct Report {
     std::vector<Shape> shapes;
-    std::vector<std::string> libs;      // libs[0] is tk; the rest are peers
+    std::vector<std::string> libs;      // libs[0] is tk; the rest are peers, but for `prev`
+    size_t prev = 0;                    // index of tk built from the previous table; 0: none
     std::vector<std::string> lib_info;  // one line per lib (describe())
     std::vector<int> threads;           // thread counts, in run order
     std::vector<bool> cold;             // per shape: operands rotated through a buffer > LLC

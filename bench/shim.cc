@@ -215,6 +215,9 @@ std::vector<Shape> load_shapes(const Options &o)
 std::vector<const tkb_lib *> built_in_libs()
 {
     std::vector<const tkb_lib *> v{&tkb_lib_tk};
+#ifdef TKB_HAVE_TK_PREV
+    v.push_back(&tkb_lib_tk_prev);
+#endif
 #ifdef TKB_HAVE_OPENBLAS
     v.push_back(&tkb_lib_openblas);
 #endif
@@ -225,6 +228,17 @@ std::vector<const tkb_lib *> built_in_libs()
     v.push_back(&tkb_lib_eigen);
 #endif
     return v;
+}
+
+// The previous-table build of tk when this tk_bench has one (a reference that never matches otherwise).
+const tkb_lib &tkb_lib_tk_prev_or_null()
+{
+#ifdef TKB_HAVE_TK_PREV
+    return tkb_lib_tk_prev;
+#else
+    static const tkb_lib none = {};
+    return none;
+#endif
 }
 
 bool cpu_has_x86_64_v4()
@@ -606,6 +620,8 @@ int main(int argc, char **argv)
 
     const bool avx512_ok = cpu_has_x86_64_v4();
     for (const tkb_lib *l : libs) {
+        if (l == &tkb_lib_tk_prev_or_null())
+            g_rep.prev = g_rep.libs.size();
         g_rep.libs.push_back(l->name);
         char buf[512] = "";
         if (l->needs_x86_64_v4 && !avx512_ok)

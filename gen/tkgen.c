@@ -5,8 +5,9 @@
  * Usage:
  *   tkgen check  --root DIR FILE...          validate files (kind from the extension)
  *   tkgen detect --root DIR                  print the registry token of the host CPU
- *   tkgen info   --root DIR --cpu CPU KEY    print isa | family | cflags | emulator | fallback | table
- *   tkgen build  --root DIR --cpus A,B,.. --default A --out DIR [--m4 PROG]
+ *   tkgen info   --root DIR --cpu CPU KEY    print isa | family | cflags | emulator | fallback | table |
+ *                                            vlen | qemu_cpu | mca_cpu
+ *   tkgen build  --root DIR --cpus A,B,.. --default A --out DIR [--m4 PROG] [--table CPU=FILE]
  *
  * The generator emits only m4 calls and data; all C code comes from templates/ and arch/. */
 #include "tkio.h"
@@ -371,8 +372,8 @@ static void usage(void)
     fprintf(stderr,
             "usage: tkgen check  --root DIR FILE...\n"
             "       tkgen detect --root DIR\n"
-            "       tkgen info   --root DIR --cpu CPU (isa|family|cflags|emulator|fallback|table|vlen)\n"
-            "       tkgen build  --root DIR --cpus A,B --default A --out DIR [--m4 PROG]\n"
+            "       tkgen info   --root DIR --cpu CPU (isa|family|cflags|emulator|fallback|table|vlen|qemu_cpu|mca_cpu)\n"
+            "       tkgen build  --root DIR --cpus A,B --default A --out DIR [--m4 PROG] [--table CPU=FILE]\n"
             "       tkgen ukr    --root DIR --isa ISA [--tiles MRxNVxKU,..] [--direct MRxNVxKU,..] --out DIR\n");
     exit(2);
 }
@@ -400,6 +401,13 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--isa") && i + 1 < argc) isa_name = argv[++i];
         else if (!strcmp(argv[i], "--tiles") && i + 1 < argc) tiles_csv = argv[++i];
         else if (!strcmp(argv[i], "--direct") && i + 1 < argc) direct_csv = argv[++i];
+        else if (!strcmp(argv[i], "--table") && i + 1 < argc && strchr(argv[i + 1], '=')) {
+            /* CPU=FILE: that CPU's table comes from FILE (bench against a previous table) */
+            char cpu_name[32];
+            const char *eq = strchr(argv[++i], '=');
+            snprintf(cpu_name, sizeof cpu_name, "%.*s", (int)(eq - argv[i]), argv[i]);
+            set_table_override(cpu_name, eq + 1);
+        }
         else if (argv[i][0] == '-' && argv[i][1] == '-') usage();
         else if (npos < 64) pos[npos++] = argv[i];
     }
@@ -467,10 +475,11 @@ int main(int argc, char **argv)
             printf("\n");
         }
         else if (!strcmp(k, "table")) table_path(c, path, sizeof path), printf("%s\n", path);
-        else if (!strcmp(k, "vlen")) {
+        else if (!strcmp(k, "vlen") || !strcmp(k, "qemu_cpu") || !strcmp(k, "mca_cpu")) {
             static tkt_table t;
             if (!load_table(&p, c, &t)) return 1;
-            printf("%llu\n", t.vlen_bits);
+            if (!strcmp(k, "vlen")) printf("%llu\n", t.vlen_bits);
+            else printf("%s\n", !strcmp(k, "qemu_cpu") ? t.qemu_cpu : t.mca_cpu);
         } else usage();
         return 0;
     }

@@ -380,7 +380,8 @@ uint32_t fnv1a_file(const char *path)
 
 static const char *const tkt_keys[] = {"tkt", "cpu", "isa", "source", "tuner", "date", "compiler",
                                        "note", "l1d_bytes", "l2_bytes", "l3_bytes", "vlen_bits",
-                                       "cores", "peak_gflops", "dram_gbs", "columns", "row", NULL};
+                                       "cores", "peak_gflops", "dram_gbs", "columns", "row", "mca_cpu",
+                                       "qemu_cpu", NULL};
 
 int parse_table(const char *path, const isa_desc *isa, tkt_table *t)
 {
@@ -427,6 +428,8 @@ int parse_table(const char *path, const isa_desc *isa, tkt_table *t)
         case 4: copy_rest(&r, t->tuner, sizeof t->tuner); break;
         case 5: snprintf(t->date, sizeof t->date, "%s", r.tok[1]); break;
         case 6: copy_rest(&r, t->compiler, sizeof t->compiler); break;
+        case 17: snprintf(t->mca_cpu, sizeof t->mca_cpu, "%s", r.tok[1]); break;
+        case 18: snprintf(t->qemu_cpu, sizeof t->qemu_cpu, "%s", r.tok[1]); break;
         case 7:
             if (t->nnotes < 8) copy_rest(&r, t->notes[t->nnotes++], sizeof t->notes[0]);
             else err_at(path, r.line, "more than 8 notes");
@@ -605,9 +608,18 @@ void load_project(project *p)
     if (n_errors) exit(1);
 }
 
+static char g_override_cpu[32], g_override_path[1024];
+
+void set_table_override(const char *cpu, const char *path)
+{
+    snprintf(g_override_cpu, sizeof g_override_cpu, "%s", cpu);
+    snprintf(g_override_path, sizeof g_override_path, "%s", path);
+}
+
 void table_path(const reg_row *c, char *out, size_t cap)
 {
-    snprintf(out, cap, "%s/tuning_tables/%s/%s.tkt", g_root, c->family, c->cpu);
+    if (g_override_cpu[0] && !strcmp(c->cpu, g_override_cpu)) snprintf(out, cap, "%s", g_override_path);
+    else snprintf(out, cap, "%s/tuning_tables/%s/%s.tkt", g_root, c->family, c->cpu);
 }
 
 int load_table(project *p, const reg_row *c, tkt_table *t)
@@ -749,6 +761,8 @@ int write_table(FILE *f, const tkt_table *t, const isa_desc *isa)
     if (t->tuner[0]) fprintf(f, "tuner        %s\n", t->tuner);
     if (t->date[0]) fprintf(f, "date         %s\n", t->date);
     if (t->compiler[0]) fprintf(f, "compiler     %s\n", t->compiler);
+    if (t->mca_cpu[0]) fprintf(f, "mca_cpu      %s\n", t->mca_cpu);
+    if (t->qemu_cpu[0]) fprintf(f, "qemu_cpu     %s\n", t->qemu_cpu);
     for (int i = 0; i < t->nnotes; i++) fprintf(f, "note         %s\n", t->notes[i]);
     fprintf(f, "l1d_bytes    %llu\nl2_bytes     %llu\nl3_bytes     %llu\nvlen_bits    %llu\ncores        %llu\n", t->l1d,
             t->l2, t->l3, t->vlen_bits, t->cores);

@@ -67,6 +67,8 @@ typedef struct {
 typedef struct {
     char path[512];
     char cpu[32], isa[32], source[16], tuner[256], date[32], compiler[256];
+    char mca_cpu[64];   /* optional: the llvm-mca -mcpu whose scheduling model estimates this CPU */
+    char qemu_cpu[128]; /* optional: qemu's -cpu value that emulates it (its ISA and vector length) */
     char notes[8][160];
     int nnotes;
     unsigned long long l1d, l2, l3, vlen_bits, cores;
@@ -98,6 +100,9 @@ uint32_t fnv1a_file(const char *path);
 int parse_table(const char *path, const isa_desc *isa, tkt_table *t);
 const isa_desc *load_isa(project *p, const char *name, const char *where, int line);
 void load_project(project *p);
+/* From now on, read CPU `cpu`'s table from `path` instead of tuning_tables/ (e.g. a previous
+ * version of it, to compare against). */
+void set_table_override(const char *cpu, const char *path);
 void table_path(const reg_row *c, char *out, size_t cap);
 int load_table(project *p, const reg_row *c, tkt_table *t);
 int host_matches(const char *match);

@@ -6,8 +6,8 @@ what=${1:-test}
 pkgs="m4 cmake ninja-build make gcc g++"
 cmds="m4 cmake ninja make cc c++"
 if [ "$what" = test ] || [ "$what" = bench ]; then
-  pkgs="$pkgs clang-19 lld-19 gcc-aarch64-linux-gnu libc6-dev-arm64-cross gcc-riscv64-linux-gnu libc6-dev-riscv64-cross qemu-user libgomp1"
-  cmds="$cmds clang-19 ld.lld-19 aarch64-linux-gnu-gcc riscv64-linux-gnu-gcc qemu-aarch64 qemu-riscv64"
+  pkgs="$pkgs clang-19 lld-19 llvm-19 gcc-aarch64-linux-gnu libc6-dev-arm64-cross gcc-riscv64-linux-gnu libc6-dev-riscv64-cross qemu-user libgomp1"
+  cmds="$cmds clang-19 ld.lld-19 llvm-mca-19 aarch64-linux-gnu-gcc riscv64-linux-gnu-gcc qemu-aarch64 qemu-riscv64"
 fi
 if [ "$what" = bench ]; then
   pkgs="$pkgs libbenchmark-dev libopenblas-dev libopenblas0-serial libeigen3-dev libxsmm-dev"

@@ -86,10 +86,8 @@ dist_check() {
            run="qemu-riscv64 -L /usr/riscv64-linux-gnu";;
   esac
   [ -x "$bin" ] || { total_fail=$((total_fail + 1)); note "dist $cpu: compile FAILED"; return; }
-  case $cpu in
-    a76) q=cortex-a76;; neoversen1) q=neoverse-n1;; a64fx) q=a64fx;; neoversev1) q=max,sve256=on;;
-    x60) q=rv64,v=true,vext_spec=v1.0,vlen=256;; c908) q=rv64,v=true,vext_spec=v1.0,vlen=128;; *) q=max;;
-  esac
+  q=$("$out/native/tkgen-host/tkgen" info --root "$root" --cpu "$cpu" qemu_cpu) # the table says which
+  [ -n "$q" ] || q=max
   if [ "$family" = x86 ]; then
     feat=$("$out/native/tkgen-host/tkgen" info --root "$root" --cpu "$cpu" isa)
     case $feat in avx512f) need=avx512f;; avx2fma) need=avx2;; *) need="";; esac

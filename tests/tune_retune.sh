@@ -4,7 +4,8 @@
 # catch-all; the report has every phase; an exact-shape row comes from the shape list; a rerun
 # measures nothing (resume); a run killed mid-way leaves the table as it was and no lock or
 # temporary file, and the rerun after it measures nothing twice; a crashing configuration is recorded
-# and never chosen; a malformed shape list is refused with file:line.
+# and never chosen; evaluate's ratios to its oracle are at most 1; a malformed shape list is refused
+# with file:line.
 # usage: tune_retune.sh TKTUNE TKGEN ROOT WORKDIR
 set -u
 tktune=$1 tkgen=$2 root=$3 work=$4
@@ -51,6 +52,31 @@ dups=$(sed -n 's/.* level=full \(.*\) result=.*/\1/p' "$work/k.log" | sort | uni
 run "$work/c.log" "$work/c.tkt" TKTUNE_TEST_CRASH_MR=4 > "$work/o6" 2>&1 && ok || bad "a crash stopped tuning: $(tail -3 "$work/o6")"
 grep -q ' level=full .*tile=4x.* result=crash signal=11' "$work/c.log" && ok || bad "the crash was not recorded"
 awk '$1 == "row" && $5 ~ /^4x/ { f = 1 } END { exit f }' "$work/c.tkt" && ok || bad "a crashing tile was chosen"
+
+# evaluate: the oracle space, the model's pick and the table's row on two shapes; the oracle's best is
+# the fastest of all, so no ratio exceeds 1, and there is one line per shape plus the summaries
+printf '5 7 9\n13 11 3\n' > "$work/eval.shapes"
+"$tktune" evaluate --root "$root" --cpu generic --tkgen "$tkgen" --work "$work/ev" --log "$log" --table "$out" \
+  --shapes "$work/eval.shapes" > "$work/o8" 2>&1 && ok || bad "evaluate failed: $(tail -3 "$work/o8")"
+# (columns from the end: model ratio, table GFLOP/s, table ratio, then the row's five words)
+awk '/^5x7x9 |^13x11x3 / { n++; if ($(NF-7) > 1.0001 || $(NF-5) > 1.0001 || $2 <= 0) bad = 1 } END { exit !(n == 2 && !bad) }' "$work/o8" &&
+  grep -q '^model: median' "$work/o8" && grep -q '^table: mean' "$work/o8" && ok || bad "evaluate output: $(cat "$work/o8")"
+
+# a CPU this machine cannot run (a76, NEON): level 0 estimated by llvm-mca, the chosen rows run and
+# checked under qemu, every row says estimated; a configuration that computes a wrong result there
+# stops the run before any table is written
+"$tktune" retune --root "$root" --cpu a76 --tkgen "$tkgen" --work "$work/a76" --log "$work/a76.log" --out "$work/a76.tkt" \
+  --budget 4 --max-dim 32 --timeout 20 > "$work/o9" 2>&1 && ok || bad "estimated retune of a76 failed: $(tail -3 "$work/o9")"
+"$tkgen" check --root "$root" "$work/a76.tkt" > "$work/o10" 2>&1 && grep -q '^source       estimated$' "$work/a76.tkt" &&
+  awk '$1 == "row" && $NF != "estimated" { bad = 1 } END { exit bad }' "$work/a76.tkt" && ok || bad "a76 table: $(cat "$work/o10")"
+grep -q ' level=0 .* result=ok gflops=[0-9.]* spread=0 evidence=estimated mca_cpu=cortex-a76 ' "$work/a76.log" &&
+  [ "$(grep -c ' level=check .* result=ok ' "$work/a76.log")" -gt 0 ] && ! grep ' level=check ' "$work/a76.log" | grep -qv 'result=ok' &&
+  ok || bad "a76 log lacks estimates or checks"
+mr=$(awk '$1 == "row" { split($5, t, "x"); print t[1]; exit }' "$work/a76.tkt")
+if TKTUNE_TEST_WRONG_MR=$mr "$tktune" retune --root "$root" --cpu a76 --tkgen "$tkgen" --work "$work/a76" --log "$work/a76w.log" \
+  --out "$work/a76w.tkt" --budget 4 --max-dim 32 --timeout 20 > "$work/o11" 2>&1; then bad "a wrong result under qemu was accepted"
+else grep -q "wrong result" "$work/o11" && grep -q ' level=check .* result=wrong ' "$work/a76w.log" && [ ! -e "$work/a76w.tkt" ] &&
+  ok || bad "wrong result: $(tail -3 "$work/o11")"; fi
 
 # a malformed shape list
 printf 'small 7 9 5\nsmall 7 x 5\n' > "$work/shapes"

@@ -11,7 +11,7 @@
 #include <sys/wait.h>
 #include <time.h>
 
-/* Writes the probe's C source: argv = m n k mr nv ku mc ncp kc packb packa split order. */
+/* Writes the probe's C source: argv = m n k mr nv ku mc ncp kc packb packa split order [check]. */
 static int write_source(const char *path, const char *sym, const char *isa)
 {
     FILE *f = fopen(path, "w");
@@ -28,7 +28,7 @@ static int write_source(const char *path, const char *sym, const char *isa)
             "    size_t m, n, k, i, j, p, nr, panels, wsf, reps, r;\n"
             "    unsigned mr, nv, ku; int packa, s; double g[7], t0, t1; cpu_set_t set;\n"
             "    tki_gemm_cfg cfg; tki_gemm_args ga; float *a, *b, *c, *ws;\n"
-            "    if (argc != 14) return 2;\n"
+            "    if (argc != 14 && argc != 15) return 2; /* a 14th argument: check only, do not time */\n"
             "    m = strtoul(argv[1], 0, 10); n = strtoul(argv[2], 0, 10); k = strtoul(argv[3], 0, 10);\n"
             "    mr = atoi(argv[4]); nv = atoi(argv[5]); ku = atoi(argv[6]); packa = atoi(argv[11]);\n"
             "    memset(&cfg, 0, sizeof cfg);\n"
@@ -51,12 +51,14 @@ static int write_source(const char *path, const char *sym, const char *isa)
             "    ga.transa = ga.transb = TK_NO_TRANS; ga.m = m; ga.n = n; ga.k = k; ga.alpha = 1; ga.beta = 0;\n"
             "    ga.a = a; ga.lda = k; ga.b = b; ga.ldb = n; ga.c = c; ga.ldc = n; ga.epi = TK_EPI_NONE;\n"
             "    tki_gemm_f32_part_%s(&cfg, &ga, 0, 1, ws, wsf);\n"
+            "    if (getenv(\"TKTUNE_TEST_WRONG_MR\") && (unsigned)atoi(getenv(\"TKTUNE_TEST_WRONG_MR\")) == mr) c[m * n - 1] += 1;\n"
             "    for (s = 0; s < 64; s++) {\n"
             "        double want = 0; i = (size_t)s * 7919 %% m; j = (size_t)s * 104729 %% n;\n"
             "        if (s == 0) i = m - 1, j = n - 1;\n"
             "        for (p = 0; p < k; p++) want += (double)a[i * k + p] * (double)b[p * n + j];\n"
             "        if ((double)c[i * n + j] != want) { printf(\"wrong at %%zu,%%zu: %%g, want %%g\\n\", i, j, (double)c[i * n + j], want); return 4; }\n"
             "    }\n"
+            "    if (argc == 15) { printf(\"check=ok\\n\"); return 0; }\n"
             "    t0 = now(); tki_gemm_f32_part_%s(&cfg, &ga, 0, 1, ws, wsf); t1 = now() - t0;\n"
             "    reps = t1 > 0.004 ? 1 : (size_t)(0.004 / (t1 > 1e-8 ? t1 : 1e-8)) + 1;\n"
             "    for (s = -1; s < 7; s++) {\n"
@@ -119,7 +121,7 @@ int shape_probe_build(shape_probe *p, const profile_opts *o, const isa_desc *isa
         fprintf(stderr, "tktune: cannot write %s\n", src);
         return 0;
     }
-    if (strcmp(isa->require_macro, "none")) snprintf(flags, sizeof flags, "%s", isa->cflags);
+    if (strcmp(isa->require_macro, "none") && strcmp(isa->cflags, "none")) snprintf(flags, sizeof flags, "%s", isa->cflags);
     snprintf(cmd, sizeof cmd, "%s -std=c11 -O2 %s -I '%s/include' -I '%s' '%s' -o '%s'", o->cc, flags, g_root, gen,
              src, p->bin);
     if (system(cmd) != 0) {
@@ -137,15 +139,15 @@ void full_key(const isa_desc *isa, const tkt_row *r, unsigned long long m, unsig
              r->packa ? "packed" : "direct", r->kc, r->mc, r->nc / r->nr, r->packb, r->split, r->order);
 }
 
-/* gflops of the last full-level record with this key, -1 when there is none (0: it failed) */
-static double logged(const char *log, const char *cpu, const char *key)
+/* gflops of the full-level record of this key and repetition, -1 when there is none (0: failed) */
+static double logged(const char *log, const char *cpu, const char *key, int rep)
 {
     FILE *f = fopen(log, "r");
     char line[1024], want_cpu[96], want_key[600];
     double g = -1;
     if (!f) return -1;
     snprintf(want_cpu, sizeof want_cpu, " cpu=%s ", cpu);
-    snprintf(want_key, sizeof want_key, " level=full %s result=", key);
+    snprintf(want_key, sizeof want_key, " level=full %s rep=%d result=", key, rep);
     while (fgets(line, sizeof line, f)) {
         const char *at = strstr(line, want_key), *gf;
         if (!at || !strstr(line, want_cpu)) continue;
@@ -156,39 +158,110 @@ static double logged(const char *log, const char *cpu, const char *key)
     return g;
 }
 
-double shape_measure(const shape_probe *p, const tkt_row *r, unsigned long long m, unsigned long long n,
-                     unsigned long long k, int *fresh)
+/* the probe's command line for configuration r on m x n x k (a[] holds the strings) */
+static void probe_args(const shape_probe *p, const tkt_row *r, unsigned long long m, unsigned long long n,
+                       unsigned long long k, char a[14][24], char *argv[16], int check)
 {
-    const profile_opts *o = p->o;
-    char key[512], out[512], result[160], a[13][24];
-    char *argv[15];
-    double gf = 0, spread = 0, have;
-    full_key(p->isa, r, m, n, k, key, sizeof key);
-    *fresh = 0;
-    if ((have = logged(o->log, o->cpu, key)) >= 0) return have;
     snprintf(a[0], 24, "%llu", m), snprintf(a[1], 24, "%llu", n), snprintf(a[2], 24, "%llu", k);
     snprintf(a[3], 24, "%u", r->mr), snprintf(a[4], 24, "%u", p->isa->vla ? r->nr : r->nr / p->isa->lanes);
     snprintf(a[5], 24, "%u", r->ku), snprintf(a[6], 24, "%llu", r->mc), snprintf(a[7], 24, "%llu", r->nc / r->nr);
     snprintf(a[8], 24, "%llu", r->kc), snprintf(a[9], 24, "%d", r->packb), snprintf(a[10], 24, "%d", r->packa);
-    snprintf(a[11], 24, "%c", r->split), snprintf(a[12], 24, "%c", r->order);
+    snprintf(a[11], 24, "%c", r->split), snprintf(a[12], 24, "%c", r->order), snprintf(a[13], 24, "check");
     argv[0] = (char *)p->bin;
-    for (int i = 0; i < 13; i++) argv[i + 1] = a[i];
-    argv[14] = NULL;
-    int st = run_limited(argv, o->timeout_s, out, sizeof out);
-    if (st == -1) snprintf(result, sizeof result, "result=timeout limit=%.0fs", o->timeout_s);
-    else if (st < 0) snprintf(result, sizeof result, "result=error");
-    else if (WIFSIGNALED(st)) snprintf(result, sizeof result, "result=crash signal=%d", WTERMSIG(st));
-    else if (WEXITSTATUS(st) == 4) snprintf(result, sizeof result, "result=wrong");
-    else if (WEXITSTATUS(st) != 0) snprintf(result, sizeof result, "result=failed exit=%d", WEXITSTATUS(st));
-    else if (sscanf(out, "gflops=%lf spread=%lf", &gf, &spread) == 2)
-        snprintf(result, sizeof result, "result=ok gflops=%.2f spread=%.3f", gf, spread);
-    else snprintf(result, sizeof result, "result=failed output=unreadable");
-    if (strncmp(result, "result=ok", 9)) gf = 0;
+    for (int i = 0; i < 13 + check; i++) argv[i + 1] = a[i];
+    argv[14 + check] = NULL;
+}
+
+/* "result=..." for a probe's exit status */
+static void result_of(int st, const char *out, double timeout_s, char *result, size_t cap, double *gf)
+{
+    double spread = 0;
+    *gf = 0;
+    if (st == -1) snprintf(result, cap, "result=timeout limit=%.0fs", timeout_s);
+    else if (st < 0) snprintf(result, cap, "result=error");
+    else if (WIFSIGNALED(st)) snprintf(result, cap, "result=crash signal=%d", WTERMSIG(st));
+    else if (WEXITSTATUS(st) == 4) snprintf(result, cap, "result=wrong");
+    else if (WEXITSTATUS(st) != 0) snprintf(result, cap, "result=failed exit=%d", WEXITSTATUS(st));
+    else if (!strncmp(out, "check=ok", 8)) snprintf(result, cap, "result=ok");
+    else if (sscanf(out, "gflops=%lf spread=%lf", gf, &spread) == 2)
+        snprintf(result, cap, "result=ok gflops=%.2f spread=%.3f", *gf, spread);
+    else snprintf(result, cap, "result=failed output=unreadable");
+    if (strncmp(result, "result=ok", 9)) *gf = 0;
+}
+
+static void append(const shape_probe *p, const char *level, const char *key, int rep, const char *result)
+{
+    const profile_opts *o = p->o;
     FILE *log = fopen(o->log, "a");
     if (!log) die("cannot append to %s", o->log);
-    fprintf(log, "tk-record 1 op=gemm dtype=f32 cpu=%s isa=%s level=full %s %s evidence=measured load=%.2f date=%ld\n",
-            o->cpu, p->isa->name, key, result, loadavg(), (long)time(NULL));
+    fprintf(log, "tk-record 1 op=gemm dtype=f32 cpu=%s isa=%s level=%s %s rep=%d %s evidence=%s load=%.2f date=%ld\n",
+            o->cpu, p->isa->name, level, key, rep, result, o->evidence ? o->evidence : "measured", loadavg(),
+            (long)time(NULL));
     if (fclose(log)) die("cannot append to %s", o->log);
+}
+
+double shape_measure(const shape_probe *p, const tkt_row *r, unsigned long long m, unsigned long long n,
+                     unsigned long long k, int rep, int *fresh)
+{
+    const profile_opts *o = p->o;
+    char key[512], out[512], result[160], a[14][24];
+    char *argv[16];
+    double gf, have;
+    full_key(p->isa, r, m, n, k, key, sizeof key);
+    *fresh = 0;
+    if ((have = logged(o->log, o->cpu, key, rep)) >= 0) return have;
+    probe_args(p, r, m, n, k, a, argv, 0);
+    int st = run_limited(o->run_prefix, argv, o->timeout_s, out, sizeof out);
+    result_of(st, out, o->timeout_s, result, sizeof result, &gf);
+    append(p, "full", key, rep, result);
     *fresh = 1;
     return gf;
+}
+
+int shape_check(const shape_probe *p, const tkt_row *r, unsigned long long m, unsigned long long n,
+                unsigned long long k)
+{
+    char key[512], out[512], result[160], a[14][24];
+    char *argv[16];
+    double gf;
+    full_key(p->isa, r, m, n, k, key, sizeof key);
+    probe_args(p, r, m, n, k, a, argv, 1);
+    int st = run_limited(p->o->run_prefix, argv, p->o->timeout_s, out, sizeof out);
+    result_of(st, out, p->o->timeout_s, result, sizeof result, &gf);
+    append(p, "check", key, 0, result);
+    return !strcmp(result, "result=ok");
+}
+
+int read_shapes(const char *path, unsigned long long (*mnk)[3], int cap)
+{
+    reader r;
+    int n = 0;
+    if (!reader_open(&r, path)) return -1;
+    while (reader_next(&r)) {
+        int first = r.ntok == 4 ? 1 : 0;
+        if (r.ntok != 3 && r.ntok != 4) {
+            err_at(path, r.line, "expected 'M N K' or 'LABEL M N K', found %d fields", r.ntok);
+            return -1;
+        }
+        if (n >= cap) {
+            err_at(path, r.line, "more than %d shapes", cap);
+            return -1;
+        }
+        for (int i = 0; i < 3; i++)
+            if (!parse_uint(r.tok[first + i], &mnk[n][i]) || mnk[n][i] == 0 || mnk[n][i] > (1ull << 20)) {
+                err_at(path, r.line, "'%s' is not a dimension (1..1048576)", r.tok[first + i]);
+                return -1;
+            }
+        n++;
+    }
+    return n;
+}
+
+static int in_range(unsigned long long v, range r) { return v >= r.lo && v <= r.hi; }
+
+const tkt_row *table_match(const tkt_table *t, unsigned long long m, unsigned long long n, unsigned long long k)
+{
+    for (int i = 0; i < t->n; i++)
+        if (in_range(m, t->rows[i].m) && in_range(n, t->rows[i].n) && in_range(k, t->rows[i].k)) return &t->rows[i];
+    return &t->rows[t->n - 1];
 }

@@ -20,10 +20,21 @@ int shape_probe_build(shape_probe *p, const profile_opts *o, const isa_desc *isa
 void full_key(const isa_desc *isa, const tkt_row *r, unsigned long long m, unsigned long long n,
               unsigned long long k, char *out, size_t cap);
 
-/* GFLOP/s of configuration r on m x n x k: from the log when it is there (resume), else measured
- * in a child process with a time limit, checked against a double-precision reference on sampled
- * elements, and appended to the log. 0 when the candidate crashed, hung or computed wrong values
- * (recorded as such). *fresh is set when it ran now. */
+/* GFLOP/s of configuration r on m x n x k in repetition `rep` (0, 1, ..): from the log when it is
+ * there (resume), else measured in a child process with a time limit, checked against a
+ * double-precision reference on sampled elements, and appended to the log. 0 when the candidate
+ * crashed, hung or computed wrong values (recorded as such). *fresh is set when it ran now. */
 double shape_measure(const shape_probe *p, const tkt_row *r, unsigned long long m, unsigned long long n,
-                     unsigned long long k, int *fresh);
+                     unsigned long long k, int rep, int *fresh);
+/* Runs configuration r once on m x n x k and checks the result exactly on sampled elements (no
+ * timing; under the run prefix, e.g. qemu); a level=check record; 1 when it was right. */
+int shape_check(const shape_probe *p, const tkt_row *r, unsigned long long m, unsigned long long n,
+                unsigned long long k);
+
+/* Shapes, one per line: "M N K" or "LABEL M N K" (../shared/bench/shapes.tsv works as it is), into
+ * mnk[]; returns how many, or -1 after a file:line message. */
+int read_shapes(const char *path, unsigned long long (*mnk)[3], int cap);
+
+/* The row of table t that serves m x n x k: the first that matches, as the decision tree does. */
+const tkt_row *table_match(const tkt_table *t, unsigned long long m, unsigned long long n, unsigned long long k);
 #endif

@@ -99,8 +99,16 @@ double loadavg(void)
 
 /* Runs argv with a time limit; returns the exit status as waitpid gives it, or -1 on timeout.
  * stdout goes to `out` (cap bytes). */
-int run_limited(char *const argv[], double timeout_s, char *out, size_t cap)
+int run_limited(const char *prefix, char *const argv_in[], double timeout_s, char *out, size_t cap)
 {
+    /* the prefix (an emulator, or whatever runs a binary on a board) goes before argv, split at spaces */
+    char pre[1024], *argv[64];
+    int na = 0;
+    snprintf(pre, sizeof pre, "%s", prefix ? prefix : "");
+    for (char *save = NULL, *it = strtok_r(pre, " ", &save); it && na < 32; it = strtok_r(NULL, " ", &save))
+        argv[na++] = it;
+    for (int i = 0; argv_in[i] && na < 63; i++) argv[na++] = argv_in[i];
+    argv[na] = NULL;
     int fd[2];
     pid_t pid;
     int status = 0;
@@ -113,7 +121,7 @@ int run_limited(char *const argv[], double timeout_s, char *out, size_t cap)
         dup2(fd[1], 1);
         close(fd[0]);
         close(fd[1]);
-        execv(argv[0], argv);
+        execvp(argv[0], argv);
         _exit(127);
     }
     close(fd[1]);
@@ -170,7 +178,7 @@ int profile_level0(const profile_opts *o, const isa_desc *isa, const cand_l0 *ca
     snprintf(src, sizeof src, "%s/probe.c", o->work);
     snprintf(bin, sizeof bin, "%s/probe", o->work);
     if (!write_probe_source(src, isa)) die("cannot write %s", src);
-    if (strcmp(isa->require_macro, "none")) snprintf(flags, sizeof flags, "%s", isa->cflags);
+    if (strcmp(isa->require_macro, "none") && strcmp(isa->cflags, "none")) snprintf(flags, sizeof flags, "%s", isa->cflags);
     snprintf(cmd, sizeof cmd, "%s -std=c11 -O2 %s -I '%s/include' -I '%s' '%s' -o '%s'", o->cc, flags, g_root, gen, src,
              bin);
     if (system(cmd) != 0) die("the probe does not compile (%s)", cmd);
@@ -184,7 +192,7 @@ int profile_level0(const profile_opts *o, const isa_desc *isa, const cand_l0 *ca
         snprintf(a1, sizeof a1, "%d", cands[i].direct);
         snprintf(a2, sizeof a2, "%d", slot[i]);
         snprintf(a3, sizeof a3, "%llu", kcs[i]);
-        int st = run_limited(argv, o->timeout_s, out, sizeof out);
+        int st = run_limited(o->run_prefix, argv, o->timeout_s, out, sizeof out);
         double gf = 0, spread = 0;
         if (st == -1) snprintf(result, sizeof result, "result=timeout limit=%.0fs", o->timeout_s);
         else if (st < 0) snprintf(result, sizeof result, "result=error");
@@ -194,8 +202,8 @@ int profile_level0(const profile_opts *o, const isa_desc *isa, const cand_l0 *ca
             snprintf(result, sizeof result, "result=ok gflops=%.2f spread=%.3f", gf, spread);
         else snprintf(result, sizeof result, "result=failed output=unreadable");
         /* one "tensor sentence": workload, hardware, then every decision in order, then the result */
-        fprintf(log, "tk-record 1 op=gemm dtype=f32 cpu=%s isa=%s level=0 %s %s evidence=measured load=%.2f date=%ld\n",
-                o->cpu, isa->name, key, result, loadavg(), (long)time(NULL));
+        fprintf(log, "tk-record 1 op=gemm dtype=f32 cpu=%s isa=%s level=0 %s %s evidence=%s load=%.2f date=%ld\n",
+                o->cpu, isa->name, key, result, o->evidence ? o->evidence : "measured", loadavg(), (long)time(NULL));
         fflush(log);
         measured++;
         if (o->progress)

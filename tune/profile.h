@@ -7,6 +7,8 @@ typedef struct {
     const char *cpu, *log, *work, *tkgen, *cc;
     double timeout_s;
     int progress;
+    const char *run_prefix; /* NULL: probes run here; else the command that runs them (qemu, a board) */
+    const char *evidence;   /* what a record of a run says it is: NULL means "measured" */
 } profile_opts;
 
 /* The record-log key of a level-0 measurement: every decision, in order. */
@@ -26,7 +28,8 @@ int level0_plan(const cand_l0 *l0, int n0, const cand_caps *k, int budget, unsig
                 cand_l0 *pick, unsigned long long *kcs);
 /* The 1-minute load average (recorded with each measurement: the machine may be shared). */
 double loadavg(void);
-/* Runs argv with a time limit; the exit status as waitpid gives it, -1 on timeout, -2 when it could
- * not start. stdout goes to `out` (cap bytes). */
-int run_limited(char *const argv[], double timeout_s, char *out, size_t cap);
+/* Runs argv, behind `prefix` (NULL or "": natively; else e.g. an emulator command, split at spaces),
+ * with a time limit; the exit status as waitpid gives it, -1 on timeout, -2 when it could not
+ * start. stdout goes to `out` (cap bytes). */
+int run_limited(const char *prefix, char *const argv_in[], double timeout_s, char *out, size_t cap);
 #endif

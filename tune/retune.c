@@ -3,16 +3,24 @@
  *   2. level 0: profile the best-ranked microkernels (profile.c);
  *   3. plan: for every cell of the sample-free grid (buckets.c) and every shape of the optional
  *      shape list, the model's top few configurations plus the previous table's own choice;
- *   4. measure: every planned configuration on the cell's shape at two depths (measure.c); the
- *      fastest wins, the previous choice is kept unless beaten by more than the noise margin;
+ *   4. measure: every planned configuration on the cell's shape at two depths (measure.c), in
+ *      rounds (A B C, A B C) so that a slow spell of a shared machine hits every candidate alike, each
+ *      scored by its best round; the fastest wins, the previous choice is kept unless beaten by
+ *      more than the noise margin;
  *   5. table: exact-shape rows first, then the grid's winners with equal neighbours merged, written
  *      through a temporary file and a rename under a lock;
  *   6. report: text and an SVG chart, old against new against the peak, and each phase's time.
  * Every measurement is a line of the record log before anything uses it, so an interrupted run
- * (SIGINT, kill, a crash) leaves the old table as it was and a rerun measures only what is missing. */
+ * (SIGINT, kill, a crash) leaves the old table as it was and a rerun measures only what is missing.
+ *
+ * Estimated mode, for a CPU this machine cannot run: level 0 comes from llvm-mca (estimate.c), each
+ * point takes the model's first choice (nothing can be measured), and instead of step 4 every chosen
+ * configuration is run under qemu on shapes that exercise its edges and checked; a wrong result
+ * stops the run before the table is written. Rows and table say `estimated`. */
 #include "retune.h"
 
 #include "buckets.h"
+#include "estimate.h"
 #include "machine.h"
 #include "measure.h"
 
@@ -23,25 +31,15 @@
 #include <time.h>
 
 #define MAXPTS 256
-#define MAXC 12
+#define MAXC 24 /* candidates per point: the previous choice and up to MAXC - 1 of the model's */
 #define NOISE 1.03 /* a challenger must beat the previous choice by this factor */
+#define ROUNDS 2   /* measurements of each (configuration, shape), interleaved */
 
 static double now(void)
 {
     struct timespec t;
     clock_gettime(CLOCK_MONOTONIC, &t);
     return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
-static int in_range(unsigned long long v, range r) { return v >= r.lo && v <= r.hi; }
-
-/* the row of table t that serves m x n x k: the first that matches, as the decision tree does */
-static const tkt_row *table_match(const tkt_table *t, unsigned long long m, unsigned long long n,
-                                  unsigned long long k)
-{
-    for (int i = 0; i < t->n; i++)
-        if (in_range(m, t->rows[i].m) && in_range(n, t->rows[i].n) && in_range(k, t->rows[i].k)) return &t->rows[i];
-    return &t->rows[t->n - 1];
 }
 
 typedef struct {
@@ -62,32 +60,16 @@ static void add_cand(point *p, const tkt_row *r)
     if (p->nc < MAXC) p->cand[p->nc++] = *r;
 }
 
-/* Shapes for exact rows: "M N K" or "LABEL M N K" per line (bench/shapes.tsv works as it is). */
-static int read_shapes(const char *path, point *pts, int at, int cap)
+/* the shape list's shapes as exact-row points after pts[at]; -1 on a malformed list */
+static int read_shape_points(const char *path, point *pts, int at, int cap)
 {
-    reader r;
-    if (!reader_open(&r, path)) return -1;
-    while (reader_next(&r)) {
-        unsigned long long v[3];
-        int first = r.ntok == 4 ? 1 : 0;
-        if (r.ntok != 3 && r.ntok != 4) {
-            err_at(path, r.line, "expected 'M N K' or 'LABEL M N K', found %d fields", r.ntok);
-            return -1;
-        }
-        for (int i = 0; i < 3; i++)
-            if (!parse_uint(r.tok[first + i], &v[i]) || v[i] == 0 || v[i] > (1ull << 20)) {
-                err_at(path, r.line, "'%s' is not a dimension (1..1048576)", r.tok[first + i]);
-                return -1;
-            }
-        if (at >= cap) {
-            err_at(path, r.line, "more than %d shapes", cap);
-            return -1;
-        }
+    static unsigned long long mnk[MAXPTS][3];
+    int n = read_shapes(path, mnk, cap - at);
+    for (int i = 0; i < n; i++, at++) {
         memset(&pts[at], 0, sizeof pts[at]);
-        pts[at].m = v[0], pts[at].n = v[1], pts[at].ks[0] = v[2], pts[at].nks = 1, pts[at].exact = 1;
-        at++;
+        pts[at].m = mnk[i][0], pts[at].n = mnk[i][1], pts[at].ks[0] = mnk[i][2], pts[at].nks = 1, pts[at].exact = 1;
     }
-    return at;
+    return n < 0 ? -1 : at;
 }
 
 typedef struct {
@@ -139,6 +121,47 @@ static void write_svg(const char *path, const point *pts, int np, double peak, c
     fclose(f);
 }
 
+/* The model's GFLOP/s for row r on point p (the mean over its depths), from r's level-0 kernel. */
+static double model_gflops(const model_machine *h, const cand_caps *k, const measured_l0 *ml, int nml, const isa_desc *isa,
+                           const tkt_row *r, const point *p)
+{
+    unsigned nv = isa->vla ? r->nr : r->nr / isa->lanes;
+    for (int i = 0; i < nml; i++) {
+        if (ml[i].c.mr != r->mr || ml[i].c.nv != nv || ml[i].c.direct != !r->packa) continue;
+        model_config mc = {r->mr, (unsigned)(nv * k->lanes_per_vector), r->kc, r->mc,
+                           isa->vla ? r->nc * k->lanes_per_vector : r->nc, ml[i].gflops, r->packa, r->packb, 1, r->split};
+        double g = 0;
+        for (int d = 0; d < p->nks; d++) {
+            double s = model_time(h, &mc, (double)p->m, (double)p->n, (double)p->ks[d]);
+            g += isfinite(s) && s > 0 ? 2.0 * p->m * p->n * p->ks[d] / s * 1e-9 / p->nks : 0;
+        }
+        return g;
+    }
+    return 0;
+}
+
+/* Estimated mode: every distinct chosen configuration, run under the probe's prefix (qemu) on a
+ * shape that crosses its tile, block and depth edges and on a small cut of its point's shape.
+ * Returns the number of checks, or -1 when one computed a wrong result. */
+static int check_choices(const shape_probe *sp, const isa_desc *isa, const tkt_table *t, const point *pts, int np)
+{
+    int checks = 0;
+    for (int i = 0; i < np; i++) {
+        const tkt_row *r = &pts[i].cand[pts[i].win];
+        int seen = 0;
+        for (int q = 0; q < i && !seen; q++) seen = same_choice(&pts[q].cand[pts[q].win], r);
+        if (seen) continue;
+        unsigned long long nr = isa->vla ? r->nr * (t->vlen_bits / 32) : r->nr;
+        unsigned long long m0 = pts[i].m < 97 ? pts[i].m : 97, n0 = pts[i].n < 131 ? pts[i].n : 131;
+        unsigned long long k0 = pts[i].ks[0] < 300 ? pts[i].ks[0] : 300;
+        if (!shape_check(sp, r, 2 * r->mr + 1, 2 * nr + 3, r->kc + 5) || !shape_check(sp, r, m0, n0, k0)) return -1;
+        checks += 2;
+        if (sp->o->progress) fprintf(stderr, "\rtktune: checked %d configurations under qemu   ", checks / 2);
+    }
+    if (sp->o->progress) fprintf(stderr, "\n");
+    return checks;
+}
+
 int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, const cand_caps *k,
                const cand_l0 *l0, int n0)
 {
@@ -158,7 +181,7 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
     mkdir(po->work, 0777);
     /* 1. machine */
     if (!read_machine(po->log, po->cpu, &bw2, &bw3, &bwd)) {
-        if (o->dry_run) bwd = t->dram_gbs * 1e9, bw3 = 4 * bwd, bw2 = 10 * bwd;
+        if (o->dry_run || o->estimated) bwd = t->dram_gbs * 1e9, bw3 = 4 * bwd, bw2 = 10 * bwd;
         else if (!machine_record(po->cpu, k, po->log, line, sizeof line) || !read_machine(po->log, po->cpu, &bw2, &bw3, &bwd))
             die("could not measure this machine's bandwidths");
     }
@@ -167,7 +190,8 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
     /* 2. level 0 */
     double t1 = now();
     int nl0 = level0_plan(l0, n0, k, o->l0_budget, 512, pick, kcs);
-    if (!o->dry_run) profile_level0(po, isa, pick, nl0, kcs);
+    if (!o->dry_run && o->estimated) estimate_level0(po, isa, t, pick, nl0, kcs);
+    else if (!o->dry_run) profile_level0(po, isa, pick, nl0, kcs);
     int nml = read_level0(po->log, po->cpu, ml, 4096);
     phase[1] = now() - t1;
 
@@ -181,7 +205,7 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
     if (maxdim > 2048) maxdim = 2048;
     if (maxdim < 16) maxdim = 16;
     int ncells = grid_cells(cells, 64, maxdim);
-    if (o->shapes && (np = read_shapes(o->shapes, pts, 0, MAXPTS - ncells)) < 0) return 1;
+    if (o->shapes && (np = read_shape_points(o->shapes, pts, 0, MAXPTS - ncells)) < 0) return 1;
     int nexact = np;
     for (int i = 0; i < ncells; i++, np++) {
         point *p = &pts[np];
@@ -193,43 +217,66 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
     }
     for (int i = 0; i < np; i++) {
         point *p = &pts[i];
-        tkt_row best[MAXC];
+        tkt_row best[MAXC - 1];
         double ks[2] = {(double)p->ks[0], (double)p->ks[1]};
         for (int d = 0; d < p->nks; d++) add_cand(p, table_match(t, p->m, p->n, p->ks[d]));
-        int nb = nml > 0 ? model_best(isa, k, &h, ml, nml, (double)p->m, (double)p->n, ks, p->nks, best, o->topk) : 0;
+        int want = o->estimated ? 1 : o->topk < MAXC - 1 ? o->topk : MAXC - 1;
+        int nb = nml > 0 ? model_best(isa, k, &h, ml, nml, (double)p->m, (double)p->n, ks, p->nks, best, want) : 0;
         for (int j = 0; j < nb; j++) add_cand(p, &best[j]);
+        /* estimated: the model's first choice is the choice */
+        for (int j = 0; j < p->nc && nb > 0 && o->estimated; j++)
+            if (same_choice(&p->cand[j], &best[0])) p->win = j;
         for (int j = 0; j < p->nc; j++) all[nall++] = p->cand[j], p->score[j] = -1;
     }
     phase[2] = now() - t1;
     double planned = 0;
-    for (int i = 0; i < np; i++) planned += pts[i].nc * pts[i].nks;
+    for (int i = 0; i < np; i++) planned += ROUNDS * pts[i].nc * pts[i].nks;
     printf("tktune retune %s (%s): level 0 %d kernels (%d in the log); grid %d cells + %d exact shapes; "
            "%.0f whole-shape measurements planned (top %d of the model + the previous choice); budget %.0f s\n",
            po->cpu, isa->name, nl0, nml, ncells, nexact, planned, o->topk, o->budget_s);
     if (o->dry_run) return 0;
-    if (nml == 0) die("no level-0 kernel could be measured on this machine");
+    if (nml == 0) die("no level-0 kernel could be %s", o->estimated ? "estimated" : "measured on this machine");
 
-    /* 4. measure */
+    /* 4. measure (estimated: check) */
     t1 = now();
     shape_probe sp;
     if (!shape_probe_build(&sp, po, isa, t, all, nall)) return 1;
+    if (o->estimated) {
+        int checked = check_choices(&sp, isa, t, pts, np);
+        if (checked < 0) die("a chosen configuration computed a wrong result under %s: the table was not written", po->run_prefix);
+        measured = checked;
+        for (int i = 0; i < np; i++) /* the report's figures are the model's */
+            for (int j = 0; j < pts[i].nc; j++) pts[i].score[j] = model_gflops(&h, k, ml, nml, isa, &pts[i].cand[j], &pts[i]);
+    }
+    int first_point = o->estimated ? np : 0;
     progress pr = {now(), planned, 0, po->progress};
     int out_of_time = 0;
-    for (int i = 0; i < np; i++) {
+    for (int i = first_point; i < np; i++) {
         point *p = &pts[i];
-        for (int j = 0; j < p->nc; j++) {
+        double best[MAXC][2];
+        int done = 0;
+        memset(best, 0, sizeof best);
+        for (int rep = 0; rep < ROUNDS && !out_of_time; rep++)
+            for (int j = 0; j < p->nc; j++) {
+                if (now() - t0 > o->budget_s) out_of_time = 1;
+                if (out_of_time) break;
+                for (int d = 0; d < p->nks; d++) {
+                    int fresh;
+                    double g = shape_measure(&sp, &p->cand[j], p->m, p->n, p->ks[d], rep, &fresh);
+                    measured += fresh;
+                    pr.done++;
+                    show(&pr, "measuring");
+                    if (g <= 0) best[j][d] = -1; /* a failure in any round disqualifies */
+                    else if (best[j][d] >= 0 && g > best[j][d]) best[j][d] = g;
+                }
+                done += rep == ROUNDS - 1;
+            }
+        for (int j = 0; j < p->nc && done == p->nc; j++) {
             double lg = 0;
             int ok = 1;
-            if (now() - t0 > o->budget_s) out_of_time = 1;
-            if (out_of_time) break;
             for (int d = 0; d < p->nks; d++) {
-                int fresh;
-                double g = shape_measure(&sp, &p->cand[j], p->m, p->n, p->ks[d], &fresh);
-                measured += fresh;
-                pr.done++;
-                show(&pr, "measuring");
-                if (g <= 0) ok = 0;
-                else lg += log(g);
+                if (best[j][d] <= 0) ok = 0;
+                else lg += log(best[j][d]);
             }
             p->score[j] = ok ? exp(lg / p->nks) : 0;
         }
@@ -250,7 +297,7 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
         tkt_row r = pts[i].cand[pts[i].win];
         if (pts[i].score[pts[i].win] <= 0) continue; /* nothing measured: no exact row */
         r.m.lo = r.m.hi = pts[i].m, r.n.lo = r.n.hi = pts[i].n, r.k.lo = r.k.hi = pts[i].ks[0];
-        snprintf(r.evidence, sizeof r.evidence, "measured");
+        snprintf(r.evidence, sizeof r.evidence, "%s", o->estimated ? "estimated" : "measured");
         nt.rows[nt.n++] = r;
     }
     for (int i = 0; i < ncells; i++) {
@@ -258,21 +305,33 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
         cellwin[i] = p->cand[p->win];
         cellwin[i].m = p->rm, cellwin[i].n = p->rn;
         cellwin[i].k.lo = 1, cellwin[i].k.hi = TK_SIZE_INF;
-        if (p->score[p->win] > 0) snprintf(cellwin[i].evidence, sizeof cellwin[i].evidence, "measured");
+        if (p->score[p->win] > 0)
+            snprintf(cellwin[i].evidence, sizeof cellwin[i].evidence, "%s", o->estimated ? "estimated" : "measured");
     }
     int ng = merge_grid(cellwin, ncells, nt.rows + nt.n, MAXROWS - nt.n);
     if (ng < 0) die("too many rows for one table");
     nt.n += ng;
-    snprintf(nt.source, sizeof nt.source, "measured");
-    snprintf(nt.tuner, sizeof nt.tuner, "tktune 0.2 (level 0 profiled; per grid point the model's top %d and the previous row, measured)", o->topk);
+    snprintf(nt.source, sizeof nt.source, "%s", o->estimated ? "estimated" : "measured");
+    if (o->estimated)
+        snprintf(nt.tuner, sizeof nt.tuner, "tktune 0.2 (level 0 estimated by llvm-mca-19 -mcpu=%s; per grid point the model's first choice)", t->mca_cpu);
+    else
+        snprintf(nt.tuner, sizeof nt.tuner, "tktune 0.2 (level 0 profiled; per grid point the model's top %d and the previous row, measured)", o->topk);
     {
         time_t tt = time(NULL);
         strftime(nt.date, sizeof nt.date, "%Y-%m-%d", gmtime(&tt));
     }
     nt.nnotes = 0;
-    snprintf(nt.notes[nt.nnotes++], sizeof nt.notes[0], "retuned on this machine: caches, cores and peak as in the previous table (%s)", t->source);
-    snprintf(nt.notes[nt.nnotes++], sizeof nt.notes[0], "level 0: %d microkernels measured; %d whole-shape measurements, record log %s", nml, measured, po->log);
-    snprintf(nt.notes[nt.nnotes++], sizeof nt.notes[0], "grid: %d cells (dimensions up to %.0f), %d exact shapes; a new choice must beat the old by %.0f%%", ncells, maxdim, nexact, (NOISE - 1) * 100);
+    if (o->estimated) {
+        snprintf(nt.notes[nt.nnotes++], sizeof nt.notes[0], "estimated, not measured: caches, cores and peak as in the previous table (%s)", t->source);
+        snprintf(nt.notes[nt.nnotes++], sizeof nt.notes[0], "level 0: %d microkernels estimated; %d checks of the chosen rows under %s; log %s", nml, measured, po->run_prefix, po->log);
+    } else {
+        snprintf(nt.notes[nt.nnotes++], sizeof nt.notes[0], "retuned on this machine: caches, cores and peak as in the previous table (%s)", t->source);
+        snprintf(nt.notes[nt.nnotes++], sizeof nt.notes[0], "level 0: %d microkernels measured; %d whole-shape measurements, record log %s", nml, measured, po->log);
+    }
+    if (o->estimated)
+        snprintf(nt.notes[nt.nnotes++], sizeof nt.notes[0], "grid: %d cells (dimensions up to %.0f), %d exact shapes; every row the model's first choice", ncells, maxdim, nexact);
+    else
+        snprintf(nt.notes[nt.nnotes++], sizeof nt.notes[0], "grid: %d cells (dimensions up to %.0f), %d exact shapes; best of %d interleaved rounds; a new choice must beat the old by %.0f%%", ncells, maxdim, nexact, ROUNDS, (NOISE - 1) * 100);
     if (out_of_time)
         snprintf(nt.notes[nt.nnotes++], sizeof nt.notes[0], "budget of %.0f s ran out: unmeasured cells kept the previous rows", o->budget_s);
     if (!write_table_atomically(o->out, &nt, isa, err, sizeof err)) die("%s", err);
@@ -290,7 +349,8 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
         FILE *f = pass ? rf : stdout;
         if (!f) continue;
         fprintf(f, "tktune retune %s: wrote %s (%d rows)\n", po->cpu, o->out, nt.n);
-        fprintf(f, "peak: best measured microkernel %.1f GFLOP/s (table's peak_gflops %.0f)\n", peak, t->peak_gflops);
+        fprintf(f, "peak: best %s microkernel %.1f GFLOP/s (table's peak_gflops %.0f)%s\n", o->estimated ? "estimated" : "measured",
+                peak, t->peak_gflops, o->estimated ? "; GFLOP/s below are the model's estimates" : "");
         fprintf(f, "%-22s %9s %9s %7s %7s  %s\n", "point (m x n x k..)", "old GF/s", "new GF/s", "new/old", "%peak", "new choice");
         for (int i = 0; i < np; i++) {
             const point *p = &pts[i];

@@ -1,12 +1,16 @@
-/* tktune - the offline tuner (issue 3). Built so far: the Helix-style candidate space.
+/* tktune - the offline tuner (docs/tuner.md).
  *
- *   tktune candidates --root DIR --cpu CPU [--list]
- *       print how many candidates each level of the search space has for that CPU (a dry run);
- *       --list prints every level-0 candidate with its level-1..3 choices.
- *
- * Measuring, the model, buckets, the record log and table writing are not built yet, so there is
- * no `make retune`: see docs/tuner.md. */
+ *   tktune candidates  the candidate count per level for a CPU (a dry run; --list: every candidate)
+ *   tktune machine     the host's bandwidths, as an op=machine record
+ *   tktune profile     level 0: time the best-ranked microkernels (record log)
+ *   tktune table       a table from the log by the model alone
+ *   tktune retune      everything behind `make retune ARCH=<cpu>`: machine, level 0, the model's
+ *                      top few and the previous choice measured on whole shapes per grid cell and
+ *                      per listed shape, the table written atomically, a text and SVG report
+ *   tktune evaluate    the model's pick and the table's row against an oracle, on a shape list */
 #include "buckets.h"
+#include "estimate.h"
+#include "evaluate.h"
 #include "machine.h"
 #include "profile.h"
 #include "retune.h"
@@ -24,7 +28,9 @@ static void usage(void)
                     "       tktune profile --root DIR --cpu CPU --log FILE --work DIR --tkgen PATH [--cc CC]\n"
                     "                      [--budget N] [--timeout S] [--kc K]\n"
                     "       tktune retune --root DIR --cpu CPU --work DIR --tkgen PATH [--log FILE] [--out TABLE]\n"
-                    "                     [--shapes FILE] [--budget-s S] [--budget N] [--top K] [--max-dim D] [--cc CC] [--dry-run]\n");
+                    "                     [--shapes FILE] [--budget-s S] [--budget N] [--top K] [--max-dim D] [--cc CC] [--dry-run]\n"
+                    "       tktune evaluate --root DIR --cpu CPU --work DIR --tkgen PATH --shapes FILE [--table TABLE] [--log FILE]\n"
+                    "                       [--cc CC]\n");
     exit(2);
 }
 
@@ -45,14 +51,14 @@ int main(int argc, char **argv)
     const char *cpu = NULL, *cmd = argc > 1 ? argv[1] : "";
     int list = 0, budget = 16;
     unsigned long long want_kc = 256;
-    profile_opts o = {NULL, NULL, NULL, NULL, "cc", 30.0, 1};
-    const char *out_path = NULL;
+    profile_opts o = {NULL, NULL, NULL, NULL, "cc", 30.0, 1, NULL, NULL};
+    const char *out_path = NULL, *table_file = NULL;
     const char *shapes = NULL;
     double budget_s = 540;
-    int top = 3, dry = 0;
+    int top = 16, dry = 0;
     double max_dim = 0;
     if (strcmp(cmd, "candidates") && strcmp(cmd, "profile") && strcmp(cmd, "machine") && strcmp(cmd, "table") &&
-        strcmp(cmd, "retune"))
+        strcmp(cmd, "retune") && strcmp(cmd, "evaluate"))
         usage();
     for (int i = 2; i < argc; i++) {
         if (!strcmp(argv[i], "--root") && i + 1 < argc) g_root = argv[++i];
@@ -66,6 +72,7 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--timeout") && i + 1 < argc) o.timeout_s = atof(argv[++i]);
         else if (!strcmp(argv[i], "--kc") && i + 1 < argc) want_kc = strtoull(argv[++i], NULL, 10);
         else if (!strcmp(argv[i], "--out") && i + 1 < argc) out_path = argv[++i];
+        else if (!strcmp(argv[i], "--table") && i + 1 < argc) table_file = argv[++i];
         else if (!strcmp(argv[i], "--shapes") && i + 1 < argc) shapes = argv[++i];
         else if (!strcmp(argv[i], "--budget-s") && i + 1 < argc) budget_s = atof(argv[++i]);
         else if (!strcmp(argv[i], "--top") && i + 1 < argc) top = atoi(argv[++i]);
@@ -87,16 +94,42 @@ int main(int argc, char **argv)
     int n0 = cand_level0(isa, l0, 8192);
     if (n0 > 8192) die("level 0 has %d candidates, more than this build can hold", n0);
 
-    if (!strcmp(cmd, "retune")) {
+    if (!strcmp(cmd, "retune") || !strcmp(cmd, "evaluate")) {
         /* the whole run behind `make retune` (retune.c); the log and the table sit side by side */
         static char tpath[1200], lpath[1200];
         retune_opts ro;
         if (!o.work || !o.tkgen || budget < 1 || top < 1 || budget_s <= 0) usage();
-        if (!isa_runs_here(isa))
-            die("%s needs %s, which this machine cannot run; tuning it from here (static estimates and "
-                "qemu checks) is not built yet: run `make retune ARCH=%s` on the board itself", cpu, isa->name, cpu);
+        static char prefix[700];
+        cross_tc tc;
+        const char *board = getenv("TK_RUN");
+        int estimated = 0;
+        if (!isa_runs_here(isa)) {
+            /* another CPU: measured on its board through TK_RUN, or estimated here */
+            if (!cross_toolchain(isa, &tc)) die("%s (%s) cannot run here and no cross toolchain is known for it", cpu, isa->name);
+            o.cc = tc.cc;
+            if (board && *board) {
+                o.run_prefix = board;
+            } else {
+                if (!t.mca_cpu[0] || !t.qemu_cpu[0] || !strcmp(isa->emulator, "none"))
+                    die("%s cannot run here: estimating it needs mca_cpu and qemu_cpu in %s and an emulator for %s "
+                        "(or set TK_RUN to a command that runs binaries on the board)", cpu, t.path, isa->name);
+                snprintf(prefix, sizeof prefix, "%s -cpu %s", isa->emulator, t.qemu_cpu);
+                o.run_prefix = prefix;
+                o.evidence = "emulated";
+                estimated = 1;
+            }
+        }
         table_path(c, tpath, sizeof tpath);
         snprintf(lpath, sizeof lpath, "%.*s.records", (int)(strlen(tpath) - 4), tpath);
+        if (!strcmp(cmd, "evaluate")) {
+            static tkt_table other;
+            if (!shapes) usage();
+            o.cpu = cpu;
+            if (!o.log) o.log = lpath;
+            /* another version of the CPU's table (e.g. one a retune just wrote elsewhere) */
+            if (table_file && !parse_table(table_file, isa, &other)) return 1;
+            return evaluate_run(&o, shapes, isa, table_file ? &other : &t, &k);
+        }
         memset(&ro, 0, sizeof ro);
         ro.po = o;
         ro.po.cpu = cpu;
@@ -107,6 +140,7 @@ int main(int argc, char **argv)
         ro.l0_budget = budget;
         ro.topk = top;
         ro.dry_run = dry;
+        ro.estimated = estimated;
         ro.max_dim = max_dim;
         return retune_run(&ro, isa, &t, &k, l0, n0);
     }

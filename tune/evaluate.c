@@ -1,0 +1,161 @@
+/* evaluate.c - how good the model and a table are, against an oracle, on shapes of a list (tktune
+ * evaluate; docs/tuner.md). Per shape:
+ *   oracle: every measured level-0 kernel (both forms) at every level-1 depth kc it allows (those
+ *           deeper than the shape's k collapse into one), with the largest L2- and L3-fitting mc
+ *           and nc (the driver trims them to the shape), all measured: the exhaustive search over
+ *           kernels and depths, the decisions that move the time most;
+ *   model:  the configuration the Helix model ranks first for the shape (what the tuner would pick
+ *           by the model alone);
+ *   table:  the row the CPU's current table serves the shape with.
+ * The oracle's best is the fastest of everything measured for the shape; the model's and the
+ * table's ratios to it are printed per shape, with the median (model) and the mean and worst (table). */
+#include "evaluate.h"
+
+#include "buckets.h"
+#include "measure.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define MAXSHAPES 128
+#define MAXCAND 512
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* one configuration of the oracle space as a table row */
+static tkt_row oracle_row(const isa_desc *isa, const cand_caps *k, const cand_l0 *c, unsigned long long kc)
+{
+    unsigned long long mcs[64], ncs[64];
+    int nm = cand_mc(c, kc, k, mcs, 64), nn = cand_nc(c, kc, k, ncs, 64);
+    tkt_row r;
+    memset(&r, 0, sizeof r);
+    r.mr = c->mr;
+    r.nr = isa->vla ? c->nv : c->nv * isa->lanes;
+    r.ku = c->ku;
+    r.kc = kc;
+    r.mc = nm > 0 ? mcs[(nm < 64 ? nm : 64) - 1] : c->mr;
+    r.nc = nn > 0 ? (isa->vla ? ncs[(nn < 64 ? nn : 64) - 1] / k->lanes_per_vector : ncs[(nn < 64 ? nn : 64) - 1]) : r.nr;
+    r.packa = r.packb = !c->direct;
+    r.split = 'm';
+    r.order = 'n';
+    return r;
+}
+
+static void describe(const isa_desc *isa, const tkt_row *r, char *out, size_t cap)
+{
+    snprintf(out, cap, "%ux%u%s kc%llu mc%llu nc%llu %s", r->mr, r->nr, isa->vla ? "v" : "", r->kc, r->mc, r->nc,
+             r->packa ? "packed" : "direct");
+}
+
+int evaluate_run(const profile_opts *po, const char *shapes, const isa_desc *isa, const tkt_table *t,
+                 const cand_caps *k)
+{
+    static unsigned long long mnk[MAXSHAPES][3];
+    static measured_l0 ml[4096];
+    static tkt_row cand[MAXSHAPES][MAXCAND], all[MAXSHAPES * 8];
+    static int ncand[MAXSHAPES], model_at[MAXSHAPES], table_at[MAXSHAPES];
+    static double gf[MAXSHAPES][MAXCAND];
+    double bw2, bw3, bwd, mratio[MAXSHAPES], tsum = 0, tworst = 2;
+    int ns = read_shapes(shapes, mnk, MAXSHAPES), nml = read_level0(po->log, po->cpu, ml, 4096), nall = 0;
+    int tworst_at = 0;
+    model_machine h;
+    char path[1200];
+    if (ns < 0) return 1;
+    if (nml == 0) die("%s has no level-0 record for %s: run `make retune ARCH=%s` (or tktune profile) first", po->log,
+                      po->cpu, po->cpu);
+    if (!read_machine(po->log, po->cpu, &bw2, &bw3, &bwd)) bwd = t->dram_gbs * 1e9, bw3 = 4 * bwd, bw2 = 10 * bwd;
+    h.l1_bytes = (double)k->l1, h.l2_bytes = (double)k->l2, h.l3_bytes = (double)k->l3;
+    h.bw_l2 = bw2, h.bw_l3 = bw3, h.bw_dram = bwd;
+    h.lat_l2 = 5e-9, h.lat_l3 = 20e-9, h.lat_dram = 90e-9, h.launch = 50e-9, h.cores = k->cores;
+
+    /* the candidates of every shape; the probe is compiled once for all their tiles */
+    for (int s = 0; s < ns; s++) {
+        tkt_row best;
+        double kd = (double)mnk[s][2];
+        int n = 0;
+        for (int i = 0; i < nml; i++) {
+            unsigned long long kcs[64];
+            int nk = cand_kc(&ml[i].c, k, kcs, 64), past = 0;
+            for (int j = 0; j < nk && j < 64 && n < MAXCAND - 2; j++) {
+                if (past) break; /* depths past k all run as one block of k */
+                past = kcs[j] >= mnk[s][2];
+                cand[s][n++] = oracle_row(isa, k, &ml[i].c, kcs[j]);
+            }
+        }
+        if (model_best(isa, k, &h, ml, nml, (double)mnk[s][0], (double)mnk[s][1], &kd, 1, &best, 1) == 1) {
+            best.split = 'm';
+            cand[s][n] = best;
+            model_at[s] = n++;
+        } else {
+            model_at[s] = -1;
+        }
+        cand[s][n] = *table_match(t, mnk[s][0], mnk[s][1], mnk[s][2]);
+        table_at[s] = n++;
+        ncand[s] = n;
+        /* one row per distinct tile is enough for the probe's kernel list */
+        for (int j = 0; j < n; j++) {
+            int seen = 0;
+            for (int q = 0; q < nall && !seen; q++)
+                seen = all[q].mr == cand[s][j].mr && all[q].nr == cand[s][j].nr && all[q].ku == cand[s][j].ku &&
+                       all[q].packa == cand[s][j].packa;
+            if (!seen && nall < MAXSHAPES * 8) all[nall++] = cand[s][j];
+        }
+    }
+    double planned = 0, done = 0;
+    for (int s = 0; s < ns; s++) planned += ncand[s];
+    printf("tktune evaluate %s: %d shapes, %.0f measurements (oracle: %d kernels x their depths)\n", po->cpu, ns,
+           planned, nml);
+    mkdir(po->work, 0777);
+    shape_probe sp;
+    if (!shape_probe_build(&sp, po, isa, t, all, nall)) return 1;
+
+    for (int s = 0; s < ns; s++)
+        for (int j = 0; j < ncand[s]; j++) {
+            int fresh;
+            gf[s][j] = shape_measure(&sp, &cand[s][j], mnk[s][0], mnk[s][1], mnk[s][2], 0, &fresh);
+            done++;
+            if (po->progress) fprintf(stderr, "\rtktune: evaluating %.0f/%.0f   ", done, planned);
+        }
+    if (po->progress) fprintf(stderr, "\n");
+
+    snprintf(path, sizeof path, "%s/evaluate.txt", po->work);
+    FILE *rf = fopen(path, "w");
+    int nm = 0;
+    for (int pass = 0; pass < 2; pass++) {
+        FILE *f = pass ? rf : stdout;
+        if (!f) continue;
+        fprintf(f, "%-18s %8s %-32s %8s %6s %8s %6s  %s\n", "shape", "oracle", "oracle's best", "model", "ratio",
+                "table", "ratio", "table's row");
+        for (int s = 0; s < ns; s++) {
+            int b = 0;
+            char shape[48], od[96], td[96];
+            for (int j = 1; j < ncand[s]; j++)
+                if (gf[s][j] > gf[s][b]) b = j;
+            double best = gf[s][b], mg = model_at[s] >= 0 ? gf[s][model_at[s]] : 0, tg = gf[s][table_at[s]];
+            snprintf(shape, sizeof shape, "%llux%llux%llu", mnk[s][0], mnk[s][1], mnk[s][2]);
+            describe(isa, &cand[s][b], od, sizeof od);
+            describe(isa, &cand[s][table_at[s]], td, sizeof td);
+            fprintf(f, "%-18s %8.1f %-32s %8.1f %6.3f %8.1f %6.3f  %s\n", shape, best, od, mg, best > 0 ? mg / best : 0,
+                    tg, best > 0 ? tg / best : 0, td);
+            if (!pass && best > 0) {
+                mratio[nm++] = mg / best;
+                tsum += tg / best;
+                if (tg / best < tworst) tworst = tg / best, tworst_at = s;
+            }
+        }
+        if (!pass) qsort(mratio, (size_t)nm, sizeof mratio[0], cmp_double);
+        fprintf(f, "model: median %.3f of the oracle over %d shapes (min %.3f)\n", nm ? mratio[nm / 2] : 0, nm,
+                nm ? mratio[0] : 0);
+        fprintf(f, "table: mean %.3f of the oracle, worst %.3f (%llux%llux%llu)\n", nm ? tsum / nm : 0, tworst,
+                mnk[tworst_at][0], mnk[tworst_at][1], mnk[tworst_at][2]);
+    }
+    if (rf) fclose(rf);
+    printf("report: %s\n", path);
+    return 0;
+}

@@ -1,0 +1,10 @@
+/* evaluate.h - the model and a table against an oracle on a list of shapes (see evaluate.c). */
+#ifndef TK_TUNE_EVALUATE_H
+#define TK_TUNE_EVALUATE_H
+#include "profile.h"
+
+/* Measures, for every shape of the list, the oracle space, the model's pick and table t's row;
+ * prints the ratios and writes them to <work>/evaluate.txt. Returns the process exit status. */
+int evaluate_run(const profile_opts *po, const char *shapes, const isa_desc *isa, const tkt_table *t,
+                 const cand_caps *k);
+#endif
