@@ -43,8 +43,8 @@ static double now(void)
 }
 
 typedef struct {
-    unsigned long long m, n, ks[2];
-    int nks;
+    unsigned long long sm[3], sn[3], sk[3]; /* the shapes that stand for the point */
+    int nsh;
     int exact;              /* 1: a shape of the list (an exact row), 0: a grid cell */
     range rm, rn;           /* the cell's ranges */
     tkt_row cand[MAXC];     /* cand[0] is the previous table's choice */
@@ -67,7 +67,7 @@ static int read_shape_points(const char *path, point *pts, int at, int cap)
     int n = read_shapes(path, mnk, cap - at);
     for (int i = 0; i < n; i++, at++) {
         memset(&pts[at], 0, sizeof pts[at]);
-        pts[at].m = mnk[i][0], pts[at].n = mnk[i][1], pts[at].ks[0] = mnk[i][2], pts[at].nks = 1, pts[at].exact = 1;
+        pts[at].sm[0] = mnk[i][0], pts[at].sn[0] = mnk[i][1], pts[at].sk[0] = mnk[i][2], pts[at].nsh = 1, pts[at].exact = 1;
     }
     return n < 0 ? -1 : at;
 }
@@ -114,7 +114,7 @@ static void write_svg(const char *path, const point *pts, int np, double peak, c
         fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#36c\"/>\n", x + bw, top + h - (int)(h * n / ymax),
                 bw, (int)(h * n / ymax));
         fprintf(f, "<text transform=\"translate(%d,%d) rotate(60)\">%s%llux%llux%llu</text>\n", x + 4, top + h + 6,
-                p->exact ? "=" : "", p->m, p->n, p->ks[0]);
+                p->exact ? "=" : "", p->sm[0], p->sn[0], p->sk[0]);
     }
     int yp = top + h - (int)(h * peak / ymax);
     fprintf(f, "<line x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\" stroke=\"#c33\"/>\n</svg>\n", left, yp, left + np * (2 * bw + 6), yp);
@@ -131,9 +131,9 @@ static double model_gflops(const model_machine *h, const cand_caps *k, const mea
         model_config mc = {r->mr, (unsigned)(nv * k->lanes_per_vector), r->kc, r->mc,
                            isa->vla ? r->nc * k->lanes_per_vector : r->nc, ml[i].gflops, r->packa, r->packb, 1, r->split};
         double g = 0;
-        for (int d = 0; d < p->nks; d++) {
-            double s = model_time(h, &mc, (double)p->m, (double)p->n, (double)p->ks[d]);
-            g += isfinite(s) && s > 0 ? 2.0 * p->m * p->n * p->ks[d] / s * 1e-9 / p->nks : 0;
+        for (int d = 0; d < p->nsh; d++) {
+            double s = model_time(h, &mc, (double)p->sm[d], (double)p->sn[d], (double)p->sk[d]);
+            g += isfinite(s) && s > 0 ? 2.0 * p->sm[d] * p->sn[d] * p->sk[d] / s * 1e-9 / p->nsh : 0;
         }
         return g;
     }
@@ -152,8 +152,8 @@ static int check_choices(const shape_probe *sp, const isa_desc *isa, const tkt_t
         for (int q = 0; q < i && !seen; q++) seen = same_choice(&pts[q].cand[pts[q].win], r);
         if (seen) continue;
         unsigned long long nr = isa->vla ? r->nr * (t->vlen_bits / 32) : r->nr;
-        unsigned long long m0 = pts[i].m < 97 ? pts[i].m : 97, n0 = pts[i].n < 131 ? pts[i].n : 131;
-        unsigned long long k0 = pts[i].ks[0] < 300 ? pts[i].ks[0] : 300;
+        unsigned long long m0 = pts[i].sm[0] < 97 ? pts[i].sm[0] : 97, n0 = pts[i].sn[0] < 131 ? pts[i].sn[0] : 131;
+        unsigned long long k0 = pts[i].sk[0] < 300 ? pts[i].sk[0] : 300;
         if (!shape_check(sp, r, 2 * r->mr + 1, 2 * nr + 3, r->kc + 5) || !shape_check(sp, r, m0, n0, k0)) return -1;
         checks += 2;
         if (sp->o->progress) fprintf(stderr, "\rtktune: checked %d configurations under qemu   ", checks / 2);
@@ -166,11 +166,11 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
                const cand_l0 *l0, int n0)
 {
     static point pts[MAXPTS];
-    static grid_cell cells[64];
+    static grid_cell cells[128];
     static measured_l0 ml[4096];
     static cand_l0 pick[8192];
     static unsigned long long kcs[8192];
-    static tkt_row all[MAXPTS * MAXC], cellwin[64];
+    static tkt_row all[MAXPTS * MAXC], cellwin[128];
     static tkt_table nt;
     const profile_opts *po = &o->po;
     double phase[6] = {0}, t0 = now(), bw2, bw3, bwd;
@@ -204,24 +204,32 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
     double maxdim = o->max_dim > 0 ? o->max_dim : floor(cbrt(t->peak_gflops * 1e9 * 0.05 / 2) / 64) * 64;
     if (maxdim > 2048) maxdim = 2048;
     if (maxdim < 16) maxdim = 16;
-    int ncells = grid_cells(cells, 64, maxdim);
+    int ncells = grid_cells(cells, 128, maxdim);
     if (o->shapes && (np = read_shape_points(o->shapes, pts, 0, MAXPTS - ncells)) < 0) return 1;
     int nexact = np;
     for (int i = 0; i < ncells; i++, np++) {
         point *p = &pts[np];
         memset(p, 0, sizeof *p);
-        p->m = (unsigned long long)fmin(cells[i].ms, maxdim), p->n = (unsigned long long)fmin(cells[i].ns, maxdim);
-        p->ks[0] = (unsigned long long)fmin(256, maxdim), p->ks[1] = (unsigned long long)fmin(2048, maxdim);
-        p->nks = p->ks[0] == p->ks[1] ? 1 : 2;
+        /* the cell's top corner at two depths, and its middle (geometric, in m, n and k): a winner
+         * must hold across the bucket, not only at its edge */
+        double hm = fmin(cells[i].ms, maxdim), hn = fmin(cells[i].ns, maxdim), k1 = fmin(256, maxdim), k2 = fmin(2048, maxdim);
+        double mm = round(sqrt((double)cells[i].m.lo * hm)), mn = round(sqrt((double)cells[i].n.lo * hn));
+        p->nsh = 0;
+        p->sm[p->nsh] = (unsigned long long)hm, p->sn[p->nsh] = (unsigned long long)hn, p->sk[p->nsh++] = (unsigned long long)k1;
+        if (k2 != k1) p->sm[p->nsh] = (unsigned long long)hm, p->sn[p->nsh] = (unsigned long long)hn, p->sk[p->nsh++] = (unsigned long long)k2;
+        if (mm != hm || mn != hn)
+            p->sm[p->nsh] = (unsigned long long)mm, p->sn[p->nsh] = (unsigned long long)mn, p->sk[p->nsh++] = (unsigned long long)round(sqrt(k1 * k2));
         p->rm = cells[i].m, p->rn = cells[i].n;
     }
     for (int i = 0; i < np; i++) {
         point *p = &pts[i];
         tkt_row best[MAXC - 1];
-        double ks[2] = {(double)p->ks[0], (double)p->ks[1]};
-        for (int d = 0; d < p->nks; d++) add_cand(p, table_match(t, p->m, p->n, p->ks[d]));
+        /* the model ranks at the top corner's depths */
+        double ks[2] = {(double)p->sk[0], (double)p->sk[p->nsh > 1 && p->sm[1] == p->sm[0] && p->sn[1] == p->sn[0]]};
+        int nks = ks[1] != ks[0] ? 2 : 1;
+        for (int d = 0; d < p->nsh; d++) add_cand(p, table_match(t, p->sm[d], p->sn[d], p->sk[d]));
         int want = o->estimated ? 1 : o->topk < MAXC - 1 ? o->topk : MAXC - 1;
-        int nb = nml > 0 ? model_best(isa, k, &h, ml, nml, (double)p->m, (double)p->n, ks, p->nks, best, want) : 0;
+        int nb = nml > 0 ? model_best(isa, k, &h, ml, nml, (double)p->sm[0], (double)p->sn[0], ks, nks, best, want) : 0;
         for (int j = 0; j < nb; j++) add_cand(p, &best[j]);
         /* estimated: the model's first choice is the choice */
         for (int j = 0; j < p->nc && nb > 0 && o->estimated; j++)
@@ -230,7 +238,7 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
     }
     phase[2] = now() - t1;
     double planned = 0;
-    for (int i = 0; i < np; i++) planned += ROUNDS * pts[i].nc * pts[i].nks;
+    for (int i = 0; i < np; i++) planned += ROUNDS * pts[i].nc * pts[i].nsh;
     printf("tktune retune %s (%s): level 0 %d kernels (%d in the log); grid %d cells + %d exact shapes; "
            "%.0f whole-shape measurements planned (top %d of the model + the previous choice); budget %.0f s\n",
            po->cpu, isa->name, nl0, nml, ncells, nexact, planned, o->topk, o->budget_s);
@@ -253,16 +261,16 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
     int out_of_time = 0;
     for (int i = first_point; i < np; i++) {
         point *p = &pts[i];
-        double best[MAXC][2];
+        double best[MAXC][3];
         int done = 0;
         memset(best, 0, sizeof best);
         for (int rep = 0; rep < ROUNDS && !out_of_time; rep++)
             for (int j = 0; j < p->nc; j++) {
                 if (now() - t0 > o->budget_s) out_of_time = 1;
                 if (out_of_time) break;
-                for (int d = 0; d < p->nks; d++) {
+                for (int d = 0; d < p->nsh; d++) {
                     int fresh;
-                    double g = shape_measure(&sp, &p->cand[j], p->m, p->n, p->ks[d], rep, &fresh);
+                    double g = shape_measure(&sp, &p->cand[j], p->sm[d], p->sn[d], p->sk[d], rep, &fresh);
                     measured += fresh;
                     pr.done++;
                     show(&pr, "measuring");
@@ -274,11 +282,11 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
         for (int j = 0; j < p->nc && done == p->nc; j++) {
             double lg = 0;
             int ok = 1;
-            for (int d = 0; d < p->nks; d++) {
+            for (int d = 0; d < p->nsh; d++) {
                 if (best[j][d] <= 0) ok = 0;
                 else lg += log(best[j][d]);
             }
-            p->score[j] = ok ? exp(lg / p->nks) : 0;
+            p->score[j] = ok ? exp(lg / p->nsh) : 0;
         }
         /* the previous choice stays unless a challenger beats it by more than the noise */
         p->win = 0;
@@ -296,7 +304,7 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
     for (int i = 0; i < nexact; i++) {
         tkt_row r = pts[i].cand[pts[i].win];
         if (pts[i].score[pts[i].win] <= 0) continue; /* nothing measured: no exact row */
-        r.m.lo = r.m.hi = pts[i].m, r.n.lo = r.n.hi = pts[i].n, r.k.lo = r.k.hi = pts[i].ks[0];
+        r.m.lo = r.m.hi = pts[i].sm[0], r.n.lo = r.n.hi = pts[i].sn[0], r.k.lo = r.k.hi = pts[i].sk[0];
         snprintf(r.evidence, sizeof r.evidence, "%s", o->estimated ? "estimated" : "measured");
         nt.rows[nt.n++] = r;
     }
@@ -357,8 +365,11 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
             const tkt_row *w = &p->cand[p->win];
             char shape[64];
             double o1 = p->score[0], n1 = p->score[p->win];
-            snprintf(shape, sizeof shape, "%s%llux%llux%llu", p->exact ? "=" : "", p->m, p->n, p->ks[0]);
-            if (p->nks > 1) snprintf(shape + strlen(shape), sizeof shape - strlen(shape), ",%llu", p->ks[1]);
+            snprintf(shape, sizeof shape, "%s%llux%llux%llu", p->exact ? "=" : "", p->sm[0], p->sn[0], p->sk[0]);
+            int last = p->nsh - 1, deeper = p->nsh > 1 && p->sm[1] == p->sm[0] && p->sn[1] == p->sn[0];
+            if (deeper) snprintf(shape + strlen(shape), sizeof shape - strlen(shape), ",%llu", p->sk[1]);
+            if (last > 0 && (p->sm[last] != p->sm[0] || p->sn[last] != p->sn[0]))
+                snprintf(shape + strlen(shape), sizeof shape - strlen(shape), "+mid");
             fprintf(f, "%-22s %9.1f %9.1f %7.3f %6.1f%%  %ux%u%s ku%u kc%llu mc%llu nc%llu %s%s\n", shape, o1, n1,
                     o1 > 0 ? n1 / o1 : 0, peak > 0 ? 100 * n1 / peak : 0, w->mr, w->nr, isa->vla ? "v" : "", w->ku,
                     w->kc, w->mc, w->nc, w->packa ? "packed" : "direct", p->win ? "" : " (kept)");
