@@ -88,6 +88,15 @@ int parse_uint(const char *s, unsigned long long *out)
 
 /* ---- ISA descriptor ---- */
 
+/* The index of the line's first token in the NULL-ended `keys`; -1 (reported) when unknown. */
+static int key_index(const char *const *keys, const reader *r)
+{
+    for (int i = 0; keys[i]; i++)
+        if (!strcmp(r->tok[0], keys[i])) return i;
+    err_at(r->path, r->line, "unknown key '%s'", r->tok[0]);
+    return -1;
+}
+
 static const char *const isa_keys[] = {"isa", "family", "vector_bits", "vregs", "vla", "predication",
                                        "target_attr", "cflags", "require_macro", "host_feature",
                                        "emulator", "template", "a_regs", "direct", NULL};
@@ -126,13 +135,8 @@ int parse_isa(const char *path, isa_desc *d)
     }
     unsigned seen = 0;
     while (reader_next(&r)) {
-        int key = -1;
-        for (int i = 0; isa_keys[i]; i++)
-            if (!strcmp(r.tok[0], isa_keys[i])) key = i;
-        if (key < 0) {
-            err_at(path, r.line, "unknown key '%s'", r.tok[0]);
-            continue;
-        }
+        int key = key_index(isa_keys, &r);
+        if (key < 0) continue;
         if (seen & (1u << key)) err_at(path, r.line, "key '%s' given twice", r.tok[0]);
         seen |= 1u << key;
         if (r.ntok < 2) {
@@ -395,13 +399,8 @@ int parse_table(const char *path, const isa_desc *isa, tkt_table *t)
         return 0;
     }
     while (reader_next(&r)) {
-        int key = -1;
-        for (int i = 0; tkt_keys[i]; i++)
-            if (!strcmp(r.tok[0], tkt_keys[i])) key = i;
-        if (key < 0) {
-            err_at(path, r.line, "unknown key '%s'", r.tok[0]);
-            continue;
-        }
+        int key = key_index(tkt_keys, &r);
+        if (key < 0) continue;
         if (key != 7 && key != 16 && (seen & (1u << key))) err_at(path, r.line, "key '%s' given twice", r.tok[0]);
         seen |= 1u << key;
         if (r.ntok < 2) {

@@ -352,7 +352,7 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
     snprintf(path, sizeof path, "%s/report.txt", po->work);
     FILE *rf = fopen(path, "w");
     double lsum = 0;
-    int nsum = 0, better = 0, worse = 0;
+    int nsum = 0, better = 0;
     for (int pass = 0; pass < 2; pass++) {
         FILE *f = pass ? rf : stdout;
         if (!f) continue;
@@ -373,13 +373,12 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
             fprintf(f, "%-22s %9.1f %9.1f %7.3f %6.1f%%  %ux%u%s ku%u kc%llu mc%llu nc%llu %s%s\n", shape, o1, n1,
                     o1 > 0 ? n1 / o1 : 0, peak > 0 ? 100 * n1 / peak : 0, w->mr, w->nr, isa->vla ? "v" : "", w->ku,
                     w->kc, w->mc, w->nc, w->packa ? "packed" : "direct", p->win ? "" : " (kept)");
-            if (!pass && o1 > 0 && n1 > 0) lsum += log(n1 / o1), nsum++, better += p->win != 0, worse += n1 < o1;
+            if (!pass && o1 > 0 && n1 > 0) lsum += log(n1 / o1), nsum++, better += p->win != 0;
         }
         fprintf(f, "geometric mean new/old over %d measured points: %.3f (%d changed)\n", nsum, nsum ? exp(lsum / nsum) : 0, better);
         fprintf(f, "phases (s): machine %.1f, level 0 %.1f, plan %.1f, measure %.1f, table %.1f; total %.1f%s\n", phase[0],
                 phase[1], phase[2], phase[3], phase[4], now() - t0, out_of_time ? " (budget ran out)" : "");
     }
-    (void)worse;
     if (rf) fclose(rf);
     snprintf(path, sizeof path, "%s/report.svg", po->work);
     write_svg(path, pts, np, peak, po->cpu);
