@@ -302,7 +302,8 @@ static void build(project *p, const char *cpus_csv, const char *deflt, const cha
         for (int j = 0; j < t->n; j++) {
             const tkt_row *w = &t->rows[j];
             if (row_is_exact(w))
-                fprintf(f, "tkm_gemm_exact(%d, %llu, %llu, %llu)\n", j, w->m.lo, w->n.lo, w->k.lo);
+                fprintf(f, "tkm_gemm_exact(%d, %llu, %llu, %llu, %u, %u, %u, %d)\n", j, w->m.lo, w->n.lo, w->k.lo, w->mr,
+                        d->vla ? w->nr : w->nr / d->lanes, w->ku, w->packa);
         }
         fprintf(f, "tkm_gemm_exact_end\n");
         fprintf(f, "tkm_gemm_entry\n");

@@ -48,6 +48,24 @@ m4_define(<@tkm_gemm_select_end@>, <@m4_dnl
 }
 @>)
 
+m4_dnl # _tkm_tile1_body(KERNEL): the single-tile path's statements, KERNEL being the direct-form
+m4_dnl # microkernel (the row's pointer, or its name where the row is known, so it can be inlined)
+m4_define(<@_tkm_tile1_body@>, <@m4_dnl
+    tki_ukr_aux aux;
+    float *ct;
+    if (!(tki_gemm_a_in_place(cfg, g) && tki_gemm_b_in_place(cfg, g) &&
+          i1 - i0 <= cfg->mr && j1 - j0 <= (size_t)cfg->nv * (tkm_vl_f32) && g->k <= cfg->kc && g->k))
+        return 0;
+    ct = g->c + i0 * g->ldc + j0;
+    aux.alpha = g->alpha;
+    aux.beta = g->beta;
+    aux.bias = g->bias ? g->bias + j0 : NULL;
+    aux.rsa = g->lda;
+    $1(g->k, g->a + i0 * g->lda, g->b + j0, g->ldb, ct, g->ldc, i1 - i0, j1 - j0, &aux);
+    tki_act_tile(ct, g->ldc, i1 - i0, j1 - j0, g->epi, g->lo, g->hi);
+    return 1;
+@>)
+
 m4_define(<@tkm_gemm_driver@>, <@m4_dnl
 /* op(A)[i0 : i0+mc, p0 : p0+kc] into MR-row panels, p-major inside a panel, rows past mc zeroed. */
 static inline TKM_TARGET void tki_gemm_f32_pack_a_<@@>TKM_CPU<@@>(const tki_gemm_args *g, size_t i0, size_t mc,
@@ -181,19 +199,7 @@ static inline TKM_TARGET void tki_gemm_f32_blocked_<@@>TKM_CPU<@@>(const tki_gem
 static inline TKM_TARGET int tki_gemm_f32_tile1_<@@>TKM_CPU<@@>(const tki_gemm_cfg *cfg, const tki_gemm_args *g,
                                                   size_t i0, size_t i1, size_t j0, size_t j1)
 {
-    tki_ukr_aux aux;
-    float *ct;
-    if (!(tki_gemm_a_in_place(cfg, g) && tki_gemm_b_in_place(cfg, g) &&
-          i1 - i0 <= cfg->mr && j1 - j0 <= (size_t)cfg->nv * (tkm_vl_f32) && g->k <= cfg->kc && g->k))
-        return 0;
-    ct = g->c + i0 * g->ldc + j0;
-    aux.alpha = g->alpha;
-    aux.beta = g->beta;
-    aux.bias = g->bias ? g->bias + j0 : NULL;
-    aux.rsa = g->lda;
-    cfg->ukr_direct(g->k, g->a + i0 * g->lda, g->b + j0, g->ldb, ct, g->ldc, i1 - i0, j1 - j0, &aux);
-    tki_act_tile(ct, g->ldc, i1 - i0, j1 - j0, g->epi, g->lo, g->hi);
-    return 1;
+_tkm_tile1_body(<@cfg->ukr_direct@>)m4_dnl
 }
 
 /* Part `part` of `nparts` of a validated problem. Parts cut whole tiles along the table's split
@@ -220,52 +226,6 @@ static inline TKM_TARGET void tki_gemm_f32_part_<@@>TKM_CPU<@@>(const tki_gemm_c
     if (tki_gemm_f32_tile1_<@@>TKM_CPU<@@>(cfg, g, i0, i1, j0, j1)) return;
     tki_gemm_f32_blocked_<@@>TKM_CPU<@@>(cfg, g, i0, i1, j0, j1, ws, ws_floats);
 }
-@>)
-
-m4_dnl # Exact-shape rows (docs/tables.md): a row whose m, n and k are single values gets the whole
-m4_dnl # driver compiled for that one shape, so loop bounds, edge masks and the k unrolling are constants.
-m4_define(<@TKM_EXACT_CASES@>, <@@>)
-m4_define(<@TKM_EXACT_SHAPES@>, <@@>)
-
-m4_dnl # tkm_gemm_exact(ID, M, N, K)
-m4_define(<@tkm_gemm_exact@>, <@tkm_nargs(<@tkm_gemm_exact@>, 4, $#)m4_dnl
-/* Row $1 matches $2 x $3 x $4 only. Returns 0 when the generic driver must run instead. */
-static TKI_UNUSED TKI_FLATTEN TKM_TARGET int tki_gemm_f32_exact_<@@>TKM_CPU<@@>_$1(const tki_gemm_args *g0, float *ws, size_t ws_floats)
-{
-    const tki_gemm_cfg *cfg = &tki_gemm_f32_cfgs_<@@>TKM_CPU[$1];
-    tki_gemm_args g = *g0;
-    /* k stays a run-time value (the row matched k == $4 unless alpha == 0 zeroed it): a constant k
-     * made compilers unroll the k loop completely and spill the A elements they loaded up front */
-    if (!g.k) return 0;
-    g.m = $2;
-    g.n = $3;
-    if (tki_gemm_f32_tile1_<@@>TKM_CPU<@@>(cfg, &g, 0, $2, 0, $3)) return 1;
-    /* a one-tile shape only misses the single-tile path when an operand is transposed: leave that
-     * to the generic driver, so this instance stays a single kernel call (no frame, no spills) */
-    if ($2 <= cfg->mr && $3 <= (size_t)cfg->nv * (tkm_vl_f32) && $4 <= cfg->kc && cfg->ukr_direct) return 0;
-    tki_gemm_f32_blocked_<@@>TKM_CPU<@@>(cfg, &g, 0, $2, 0, $3, ws, ws_floats);
-    return 1;
-}
-m4_define(<@TKM_EXACT_CASES@>, m4_defn(<@TKM_EXACT_CASES@>)<@    case $1: return tki_gemm_f32_exact_<@@>TKM_CPU<@@>_$1(g, ws, ws_floats);
-@>)m4_dnl
-m4_define(<@TKM_EXACT_SHAPES@>, m4_defn(<@TKM_EXACT_SHAPES@>)<@ X($2, $3, $4)@>)@>)
-
-m4_define(<@tkm_gemm_exact_end@>, <@m4_dnl
-/* Every exact-shape row's (m, n, k), for tests and tools. */
-#define TKI_GEMM_F32_EXACT_SHAPES_<@@>TKM_CPU<@@>(X)<@@>TKM_EXACT_SHAPES
-
-/* The exact-shape instance of row idx, if it has one; 0 when the generic driver must run. */
-static inline TKM_TARGET int tki_gemm_f32_exact_<@@>TKM_CPU<@@>(int idx, const tki_gemm_args *g, float *ws, size_t ws_floats)
-{
-    (void)g; (void)ws; (void)ws_floats;
-    switch (idx) {
-TKM_EXACT_CASES<@@>    default: return 0;
-    }
-}
-@>)
-
-m4_define(<@tkm_gemm_entry@>, <@m4_dnl
-
 static inline TKI_UNUSED size_t tki_gemm_f32_workspace_size_<@@>TKM_CPU<@@>(const tk_gemm_desc *d)
 {
     const tki_gemm_cfg *cfg;
@@ -277,36 +237,115 @@ static inline TKI_UNUSED size_t tki_gemm_f32_workspace_size_<@@>TKM_CPU<@@>(cons
     return tki_gemm_f32_ws_need_<@@>TKM_CPU<@@>(cfg, d->m, d->k, panels) * sizeof(float);
 }
 
+/* The workspace a validated problem runs in: the caller's, checked against the size query, or the
+ * static per-thread buffer. */
+static inline TKM_TARGET tk_status tki_gemm_f32_ws_pick_<@@>TKM_CPU<@@>(const tki_gemm_cfg *cfg, const tk_gemm_desc *d,
+                                                          const tki_gemm_args *g, float **ws, size_t *ws_floats)
+{
+    static TKI_THREAD_LOCAL float tki_ws_static[TKI_GEMM_F32_WS_FLOATS_<@@>TKM_CPU] TKI_ALIGNED(64);
+    if (d->workspace) {
+        if (g->k && d->workspace_size < tki_gemm_f32_workspace_size_<@@>TKM_CPU<@@>(d)) return TK_ERR_WORKSPACE;
+        *ws = (float *)d->workspace;
+        *ws_floats = d->workspace_size / sizeof(float);
+        return TK_OK;
+    }
+    /* the thread-local address is taken only here: in shared objects it costs a call */
+    *ws = tki_ws_static;
+    *ws_floats = TKI_GEMM_F32_WS_FLOATS_<@@>TKM_CPU;
+    /* direct kernels on untransposed operands copy nothing, so need no buffer; a wider vector
+     * machine than the table assumed may need more than the static buffer even at the narrowest
+     * nc: then the caller must pass a workspace */
+    if (g->k && !(tki_gemm_a_in_place(cfg, g) && tki_gemm_b_in_place(cfg, g)) &&
+        tki_gemm_f32_ws_need_<@@>TKM_CPU<@@>(cfg, g->m, g->k, 1) > *ws_floats)
+        return TK_ERR_WORKSPACE;
+    return TK_OK;
+}
+@>)
+
+m4_dnl # Exact-shape rows (docs/tables.md): a row whose m, n and k are single values gets the whole
+m4_dnl # driver compiled for that one shape, so loop bounds, edge masks and the k unrolling are constants.
+m4_define(<@TKM_EXACT_CASES@>, <@@>)
+m4_define(<@TKM_EXACT_SHAPES@>, <@@>)
+
+m4_dnl # tkm_gemm_exact(ID, M, N, K, MR, NV, KU, PACKA)
+m4_define(<@tkm_gemm_exact@>, <@tkm_nargs(<@tkm_gemm_exact@>, 8, $#)m4_dnl
+m4_ifelse($8, 0, <@m4_dnl
+/* Row $1's single-tile path with its microkernel named, not called through the row's pointer:
+ * compilers resolve that pointer only after they have decided what to inline. */
+static inline TKM_TARGET int tki_gemm_f32_tile1_<@@>TKM_CPU<@@>_$1(const tki_gemm_cfg *cfg, const tki_gemm_args *g,
+                                                  size_t i0, size_t i1, size_t j0, size_t j1)
+{
+_tkm_tile1_body(<@tkm_ukr_direct_name($5, $6, $7)@>)m4_dnl
+}
+@>)m4_dnl
+/* Row $1 matches $2 x $3 x $4 only: validates d with that shape constant (the checks fold to a few
+ * compares), then computes into *st and returns 1; returns 0 when the generic entry must run instead. */
+static TKI_UNUSED TKI_FLATTEN TKM_TARGET int tki_gemm_f32_exact_<@@>TKM_CPU<@@>_$1(const tk_gemm_desc *d0, tk_status *st)
+{
+    const tki_gemm_cfg *cfg = &tki_gemm_f32_cfgs_<@@>TKM_CPU[$1];
+    tk_gemm_desc d = *d0;
+    tki_gemm_args g;
+    float *ws;
+    size_t ws_floats;
+    int nothing;
+    d.m = $2;
+    d.n = $3;
+    d.k = $4;
+    *st = tki_gemm_check(&d, &g, &nothing);
+    if (*st != TK_OK || nothing) return 1;
+    *st = tki_gemm_f32_ws_pick_<@@>TKM_CPU<@@>(cfg, &d, &g, &ws, &ws_floats);
+    if (*st != TK_OK) return 1;
+    /* alpha == 0 zeroed k: the generic entry scales C */
+    if (!g.k) return 0;
+    /* k is a run-time value again: a constant k made compilers unroll the k loop completely and
+     * spill the A elements they loaded up front */
+    g.k = d0->k;
+    if (tki_gemm_f32_tile1_<@@>TKM_CPU<@@>m4_ifelse($8, 0, <@_$1@>)(cfg, &g, 0, $2, 0, $3)) return 1;
+    /* a one-tile shape only misses the single-tile path when an operand is transposed: leave that
+     * to the generic driver, so this instance stays a single kernel call (no frame, no spills) */
+    if ($2 <= cfg->mr && $3 <= (size_t)cfg->nv * (tkm_vl_f32) && $4 <= cfg->kc && cfg->ukr_direct) return 0;
+    tki_gemm_f32_blocked_<@@>TKM_CPU<@@>(cfg, &g, 0, $2, 0, $3, ws, ws_floats);
+    return 1;
+}
+m4_define(<@TKM_EXACT_CASES@>, m4_defn(<@TKM_EXACT_CASES@>)<@    case $1: return tki_gemm_f32_exact_<@@>TKM_CPU<@@>_$1(d, st);
+@>)m4_dnl
+m4_define(<@TKM_EXACT_SHAPES@>, m4_defn(<@TKM_EXACT_SHAPES@>)<@ X($2, $3, $4)@>)@>)
+
+m4_define(<@tkm_gemm_exact_end@>, <@m4_dnl
+/* Every exact-shape row's (m, n, k), for tests and tools. */
+#define TKI_GEMM_F32_EXACT_SHAPES_<@@>TKM_CPU<@@>(X)<@@>TKM_EXACT_SHAPES
+
+/* The exact-shape instance of row idx, if it has one (it sets *st); 0 when the generic entry must run. */
+static inline TKM_TARGET int tki_gemm_f32_exact_<@@>TKM_CPU<@@>(int idx, const tk_gemm_desc *d, tk_status *st)
+{
+    (void)d; (void)st;
+    switch (idx) {
+TKM_EXACT_CASES<@@>    default: return 0;
+    }
+}
+@>)
+
+m4_define(<@tkm_gemm_entry@>, <@m4_dnl
+
+
 /* The descriptor entry for this CPU: validate everything, then compute; C is untouched on error. */
 static inline TKI_UNUSED tk_status tki_gemm_f32_ex_<@@>TKM_CPU<@@>(const tk_gemm_desc *d)
 {
-    static TKI_THREAD_LOCAL float tki_ws_static[TKI_GEMM_F32_WS_FLOATS_<@@>TKM_CPU] TKI_ALIGNED(64);
     tki_gemm_args g;
     int nothing, idx;
     float *ws;
     size_t ws_floats;
     const tki_gemm_cfg *cfg;
-    tk_status st = tki_gemm_check(d, &g, &nothing);
+    tk_status st;
+    if (d && d->nparts <= 1 &&
+        tki_gemm_f32_exact_<@@>TKM_CPU<@@>(tki_gemm_f32_select_<@@>TKM_CPU<@@>(d->m, d->n, d->k), d, &st))
+        return st;
+    st = tki_gemm_check(d, &g, &nothing);
     if (st != TK_OK || nothing) return st;
     idx = tki_gemm_f32_select_<@@>TKM_CPU<@@>(g.m, g.n, g.k);
     cfg = &tki_gemm_f32_cfgs_<@@>TKM_CPU[idx];
-    if (d->workspace) {
-        if (g.k && d->workspace_size < tki_gemm_f32_workspace_size_<@@>TKM_CPU<@@>(d)) return TK_ERR_WORKSPACE;
-        ws = (float *)d->workspace;
-        ws_floats = d->workspace_size / sizeof(float);
-    } else {
-        /* the thread-local address is taken only here: in shared objects it costs a call */
-        ws = tki_ws_static;
-        ws_floats = TKI_GEMM_F32_WS_FLOATS_<@@>TKM_CPU;
-        /* direct kernels on untransposed operands copy nothing, so need no buffer */
-        const int copies = !(tki_gemm_a_in_place(cfg, &g) && tki_gemm_b_in_place(cfg, &g));
-        if (g.k && copies) {
-            /* a wider vector machine than the table assumed may need more than the static buffer
-             * even at the narrowest nc: then the caller must pass a workspace */
-            if (tki_gemm_f32_ws_need_<@@>TKM_CPU<@@>(cfg, g.m, g.k, 1) > ws_floats) return TK_ERR_WORKSPACE;
-        }
-    }
-    if (d->nparts <= 1 && tki_gemm_f32_exact_<@@>TKM_CPU<@@>(idx, &g, ws, ws_floats)) return TK_OK;
+    st = tki_gemm_f32_ws_pick_<@@>TKM_CPU<@@>(cfg, d, &g, &ws, &ws_floats);
+    if (st != TK_OK) return st;
     if (d->nparts <= 1 && tki_gemm_f32_tile1_<@@>TKM_CPU<@@>(cfg, &g, 0, g.m, 0, g.n)) return TK_OK;
     tki_gemm_f32_part_<@@>TKM_CPU<@@>(cfg, &g, d->part, d->nparts ? d->nparts : 1, ws, ws_floats);
     return TK_OK;

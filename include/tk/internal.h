@@ -192,6 +192,14 @@ static inline tk_status tki_gemm_check(const tk_gemm_desc *d, tki_gemm_args *g, 
     int need_ab;
     *nothing = 0;
     if (!d) return TK_ERR_NULL;
+    /* g is filled before any check, so every path that gets past the NULL test leaves it set */
+    need_ab = d->k > 0 && d->alpha != 0.0f;
+    g->transa = d->transa; g->transb = d->transb;
+    g->m = d->m; g->n = d->n; g->k = need_ab ? d->k : 0;
+    g->alpha = d->alpha; g->beta = d->beta;
+    g->a = d->a; g->lda = d->lda; g->b = d->b; g->ldb = d->ldb;
+    g->c = d->c; g->ldc = d->ldc;
+    g->epi = d->epilogue; g->bias = d->bias; g->lo = d->clamp_lo; g->hi = d->clamp_hi;
     if ((d->transa != TK_NO_TRANS && d->transa != TK_TRANS) ||
         (d->transb != TK_NO_TRANS && d->transb != TK_TRANS))
         return TK_ERR_TRANS;
@@ -207,7 +215,6 @@ static inline tk_status tki_gemm_check(const tk_gemm_desc *d, tki_gemm_args *g, 
         *nothing = 1;
         return TK_OK;
     }
-    need_ab = d->k > 0 && d->alpha != 0.0f;
     if (!d->c || (need_ab && (!d->a || !d->b))) return TK_ERR_NULL;
     if (d->ldc < d->n) return TK_ERR_LDC;
     if (need_ab && d->lda < acols) return TK_ERR_LDA;
@@ -223,12 +230,6 @@ static inline tk_status tki_gemm_check(const tk_gemm_desc *d, tki_gemm_args *g, 
         (d->bias && tki_overlap(d->c, ec, d->bias, d->n * 4)))
         return TK_ERR_ALIAS;
     if (d->workspace && ((uintptr_t)d->workspace % TK_WORKSPACE_ALIGN)) return TK_ERR_ALIGNMENT;
-    g->transa = d->transa; g->transb = d->transb;
-    g->m = d->m; g->n = d->n; g->k = need_ab ? d->k : 0;
-    g->alpha = d->alpha; g->beta = d->beta;
-    g->a = d->a; g->lda = d->lda; g->b = d->b; g->ldb = d->ldb;
-    g->c = d->c; g->ldc = d->ldc;
-    g->epi = d->epilogue; g->bias = d->bias; g->lo = d->clamp_lo; g->hi = d->clamp_hi;
     return TK_OK;
 }
 

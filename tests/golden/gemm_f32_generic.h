@@ -199,39 +199,6 @@ static inline  void tki_gemm_f32_part_generic(const tki_gemm_cfg *cfg, const tki
     if (tki_gemm_f32_tile1_generic(cfg, g, i0, i1, j0, j1)) return;
     tki_gemm_f32_blocked_generic(cfg, g, i0, i1, j0, j1, ws, ws_floats);
 }
-
-/* Row 0 matches 7 x 5 x 3 only. Returns 0 when the generic driver must run instead. */
-static TKI_UNUSED TKI_FLATTEN  int tki_gemm_f32_exact_generic_0(const tki_gemm_args *g0, float *ws, size_t ws_floats)
-{
-    const tki_gemm_cfg *cfg = &tki_gemm_f32_cfgs_generic[0];
-    tki_gemm_args g = *g0;
-    /* k stays a run-time value (the row matched k == 3 unless alpha == 0 zeroed it): a constant k
-     * made compilers unroll the k loop completely and spill the A elements they loaded up front */
-    if (!g.k) return 0;
-    g.m = 7;
-    g.n = 5;
-    if (tki_gemm_f32_tile1_generic(cfg, &g, 0, 7, 0, 5)) return 1;
-    /* a one-tile shape only misses the single-tile path when an operand is transposed: leave that
-     * to the generic driver, so this instance stays a single kernel call (no frame, no spills) */
-    if (7 <= cfg->mr && 5 <= (size_t)cfg->nv * (1) && 3 <= cfg->kc && cfg->ukr_direct) return 0;
-    tki_gemm_f32_blocked_generic(cfg, &g, 0, 7, 0, 5, ws, ws_floats);
-    return 1;
-}
-
-/* Every exact-shape row's (m, n, k), for tests and tools. */
-#define TKI_GEMM_F32_EXACT_SHAPES_generic(X) X(7, 5, 3)
-
-/* The exact-shape instance of row idx, if it has one; 0 when the generic driver must run. */
-static inline  int tki_gemm_f32_exact_generic(int idx, const tki_gemm_args *g, float *ws, size_t ws_floats)
-{
-    (void)g; (void)ws; (void)ws_floats;
-    switch (idx) {
-    case 0: return tki_gemm_f32_exact_generic_0(g, ws, ws_floats);
-    default: return 0;
-    }
-}
-
-
 static inline TKI_UNUSED size_t tki_gemm_f32_workspace_size_generic(const tk_gemm_desc *d)
 {
     const tki_gemm_cfg *cfg;
@@ -243,36 +210,93 @@ static inline TKI_UNUSED size_t tki_gemm_f32_workspace_size_generic(const tk_gem
     return tki_gemm_f32_ws_need_generic(cfg, d->m, d->k, panels) * sizeof(float);
 }
 
+/* The workspace a validated problem runs in: the caller's, checked against the size query, or the
+ * static per-thread buffer. */
+static inline  tk_status tki_gemm_f32_ws_pick_generic(const tki_gemm_cfg *cfg, const tk_gemm_desc *d,
+                                                          const tki_gemm_args *g, float **ws, size_t *ws_floats)
+{
+    static TKI_THREAD_LOCAL float tki_ws_static[TKI_GEMM_F32_WS_FLOATS_generic] TKI_ALIGNED(64);
+    if (d->workspace) {
+        if (g->k && d->workspace_size < tki_gemm_f32_workspace_size_generic(d)) return TK_ERR_WORKSPACE;
+        *ws = (float *)d->workspace;
+        *ws_floats = d->workspace_size / sizeof(float);
+        return TK_OK;
+    }
+    /* the thread-local address is taken only here: in shared objects it costs a call */
+    *ws = tki_ws_static;
+    *ws_floats = TKI_GEMM_F32_WS_FLOATS_generic;
+    /* direct kernels on untransposed operands copy nothing, so need no buffer; a wider vector
+     * machine than the table assumed may need more than the static buffer even at the narrowest
+     * nc: then the caller must pass a workspace */
+    if (g->k && !(tki_gemm_a_in_place(cfg, g) && tki_gemm_b_in_place(cfg, g)) &&
+        tki_gemm_f32_ws_need_generic(cfg, g->m, g->k, 1) > *ws_floats)
+        return TK_ERR_WORKSPACE;
+    return TK_OK;
+}
+
+/* Row 0 matches 7 x 5 x 3 only: validates d with that shape constant (the checks fold to a few
+ * compares), then computes into *st and returns 1; returns 0 when the generic entry must run instead. */
+static TKI_UNUSED TKI_FLATTEN  int tki_gemm_f32_exact_generic_0(const tk_gemm_desc *d0, tk_status *st)
+{
+    const tki_gemm_cfg *cfg = &tki_gemm_f32_cfgs_generic[0];
+    tk_gemm_desc d = *d0;
+    tki_gemm_args g;
+    float *ws;
+    size_t ws_floats;
+    int nothing;
+    d.m = 7;
+    d.n = 5;
+    d.k = 3;
+    *st = tki_gemm_check(&d, &g, &nothing);
+    if (*st != TK_OK || nothing) return 1;
+    *st = tki_gemm_f32_ws_pick_generic(cfg, &d, &g, &ws, &ws_floats);
+    if (*st != TK_OK) return 1;
+    /* alpha == 0 zeroed k: the generic entry scales C */
+    if (!g.k) return 0;
+    /* k is a run-time value again: a constant k made compilers unroll the k loop completely and
+     * spill the A elements they loaded up front */
+    g.k = d0->k;
+    if (tki_gemm_f32_tile1_generic(cfg, &g, 0, 7, 0, 5)) return 1;
+    /* a one-tile shape only misses the single-tile path when an operand is transposed: leave that
+     * to the generic driver, so this instance stays a single kernel call (no frame, no spills) */
+    if (7 <= cfg->mr && 5 <= (size_t)cfg->nv * (1) && 3 <= cfg->kc && cfg->ukr_direct) return 0;
+    tki_gemm_f32_blocked_generic(cfg, &g, 0, 7, 0, 5, ws, ws_floats);
+    return 1;
+}
+
+/* Every exact-shape row's (m, n, k), for tests and tools. */
+#define TKI_GEMM_F32_EXACT_SHAPES_generic(X) X(7, 5, 3)
+
+/* The exact-shape instance of row idx, if it has one (it sets *st); 0 when the generic entry must run. */
+static inline  int tki_gemm_f32_exact_generic(int idx, const tk_gemm_desc *d, tk_status *st)
+{
+    (void)d; (void)st;
+    switch (idx) {
+    case 0: return tki_gemm_f32_exact_generic_0(d, st);
+    default: return 0;
+    }
+}
+
+
+
 /* The descriptor entry for this CPU: validate everything, then compute; C is untouched on error. */
 static inline TKI_UNUSED tk_status tki_gemm_f32_ex_generic(const tk_gemm_desc *d)
 {
-    static TKI_THREAD_LOCAL float tki_ws_static[TKI_GEMM_F32_WS_FLOATS_generic] TKI_ALIGNED(64);
     tki_gemm_args g;
     int nothing, idx;
     float *ws;
     size_t ws_floats;
     const tki_gemm_cfg *cfg;
-    tk_status st = tki_gemm_check(d, &g, &nothing);
+    tk_status st;
+    if (d && d->nparts <= 1 &&
+        tki_gemm_f32_exact_generic(tki_gemm_f32_select_generic(d->m, d->n, d->k), d, &st))
+        return st;
+    st = tki_gemm_check(d, &g, &nothing);
     if (st != TK_OK || nothing) return st;
     idx = tki_gemm_f32_select_generic(g.m, g.n, g.k);
     cfg = &tki_gemm_f32_cfgs_generic[idx];
-    if (d->workspace) {
-        if (g.k && d->workspace_size < tki_gemm_f32_workspace_size_generic(d)) return TK_ERR_WORKSPACE;
-        ws = (float *)d->workspace;
-        ws_floats = d->workspace_size / sizeof(float);
-    } else {
-        /* the thread-local address is taken only here: in shared objects it costs a call */
-        ws = tki_ws_static;
-        ws_floats = TKI_GEMM_F32_WS_FLOATS_generic;
-        /* direct kernels on untransposed operands copy nothing, so need no buffer */
-        const int copies = !(tki_gemm_a_in_place(cfg, &g) && tki_gemm_b_in_place(cfg, &g));
-        if (g.k && copies) {
-            /* a wider vector machine than the table assumed may need more than the static buffer
-             * even at the narrowest nc: then the caller must pass a workspace */
-            if (tki_gemm_f32_ws_need_generic(cfg, g.m, g.k, 1) > ws_floats) return TK_ERR_WORKSPACE;
-        }
-    }
-    if (d->nparts <= 1 && tki_gemm_f32_exact_generic(idx, &g, ws, ws_floats)) return TK_OK;
+    st = tki_gemm_f32_ws_pick_generic(cfg, d, &g, &ws, &ws_floats);
+    if (st != TK_OK) return st;
     if (d->nparts <= 1 && tki_gemm_f32_tile1_generic(cfg, &g, 0, g.m, 0, g.n)) return TK_OK;
     tki_gemm_f32_part_generic(cfg, &g, d->part, d->nparts ? d->nparts : 1, ws, ws_floats);
     return TK_OK;
