@@ -1,8 +1,8 @@
 #!/bin/sh
 # The whole tuning run behind `make retune` (tune/retune.c) on the portable `generic` CPU, kept
 # small (grid dimensions up to 48): the table it writes passes tkgen's checks and ends with the
-# catch-all; the report has every phase; an exact-shape row comes from the shape list; a rerun
-# measures nothing (resume); a run killed mid-way leaves the table as it was and no lock or
+# catch-all; the report has every phase; an exact-shape row comes from the shape list; a completed
+# run is recorded and the next one measures afresh; a run killed mid-way leaves the table as it was and no lock or
 # temporary file, and the rerun after it measures nothing twice; a crashing configuration is recorded
 # and never chosen; evaluate's ratios to its oracle are at most 1; a malformed shape list is refused
 # with file:line.
@@ -28,9 +28,10 @@ grep -q '^phases (s): machine .*level 0 .*measure .*total' "$work/w/report.txt" 
 n1=$(grep -c ' level=full ' "$log")
 [ "$n1" -gt 20 ] && ok || bad "only $n1 whole-shape records"
 
-# resume: everything is in the log
-run "$log" "$work/again.tkt" > "$work/o3" 2>&1 && [ "$(grep -c ' level=full ' "$log")" = "$n1" ] &&
-  grep -q "; 0 whole-shape measurements" "$work/again.tkt" && ok || bad "the rerun measured again: $(tail -3 "$work/o3")"
+# a completed run is recorded, and the next run measures afresh (stale figures never judge new ones)
+[ "$(grep -c "^tk-record 1 op=retune cpu=generic run=0 result=done" "$log")" = 1 ] && ok || bad "no op=retune record for the run"
+run "$log" "$work/again.tkt" > "$work/o3" 2>&1 && [ "$(grep -c " level=full .* rep=1[0-9] " "$log")" -gt 20 ] &&
+  ! grep -q "; 0 whole-shape measurements" "$work/again.tkt" && ok || bad "the second run did not measure afresh: $(tail -3 "$work/o3")"
 
 # killed mid-way: the table stays as it was, and the rerun completes without measuring anything twice
 sum=$(cksum < "$out")

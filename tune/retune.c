@@ -34,6 +34,8 @@
 #define MAXC 24 /* candidates per point: the previous choice and up to MAXC - 1 of the model's */
 #define NOISE 1.03 /* a challenger must beat the previous choice by this factor */
 #define ROUNDS 2   /* measurements of each (configuration, shape), interleaved */
+#define CONFIRM 3  /* paired re-measurements (previous, challenger) a changed choice must win */
+#define RUN_REPS 10 /* repetition numbers one run may use (ROUNDS + CONFIRM of them) */
 
 static double now(void)
 {
@@ -50,8 +52,31 @@ typedef struct {
     tkt_row cand[MAXC];     /* cand[0] is the previous table's choice */
     int nc;
     double score[MAXC];     /* geometric mean GFLOP/s over the depths; 0 failed; -1 not measured */
+    double confirmed;       /* a changed choice: median challenger/previous ratio of the paired re-measurements */
     int win;
 } point;
+
+/* Runs of this CPU the log says were completed. A run's measurements carry repetition numbers
+ * from RUN_REPS * (this count): an interrupted run resumes with its own measurements, a new run
+ * measures afresh (a stale figure from another day must not judge a fresh one). */
+static int completed_runs(const char *log, const char *cpu)
+{
+    FILE *f = fopen(log, "r");
+    char line[1024], want[128];
+    int n = 0;
+    if (!f) return 0;
+    snprintf(want, sizeof want, "tk-record 1 op=retune cpu=%s ", cpu);
+    while (fgets(line, sizeof line, f))
+        n += !strncmp(line, want, strlen(want));
+    fclose(f);
+    return n;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
 
 static void add_cand(point *p, const tkt_row *r)
 {
@@ -256,6 +281,7 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
         for (int i = 0; i < np; i++) /* the report's figures are the model's */
             for (int j = 0; j < pts[i].nc; j++) pts[i].score[j] = model_gflops(&h, k, ml, nml, isa, &pts[i].cand[j], &pts[i]);
     }
+    const int run = completed_runs(po->log, po->cpu), rep0 = RUN_REPS * run;
     int first_point = o->estimated ? np : 0;
     progress pr = {now(), planned, 0, po->progress};
     int out_of_time = 0;
@@ -270,7 +296,7 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
                 if (out_of_time) break;
                 for (int d = 0; d < p->nsh; d++) {
                     int fresh;
-                    double g = shape_measure(&sp, &p->cand[j], p->sm[d], p->sn[d], p->sk[d], rep, &fresh);
+                    double g = shape_measure(&sp, &p->cand[j], p->sm[d], p->sn[d], p->sk[d], rep0 + rep, &fresh);
                     measured += fresh;
                     pr.done++;
                     show(&pr, "measuring");
@@ -293,6 +319,34 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
         for (int j = 1; j < p->nc; j++)
             if (p->score[j] > p->score[p->win] && p->score[j] > NOISE * p->score[0]) p->win = j;
         if (p->score[0] <= 0 && p->score[p->win] <= 0) p->win = 0;
+        /* A change must hold up once more: previous and challenger measured back to back, CONFIRM
+         * times, and the challenger must win the median pair by the noise margin. A slow spell of a
+         * shared machine lasts seconds and can crown a loser in the rounds above; it hits both
+         * members of a back-to-back pair alike. */
+        if (p->win != 0 && p->score[0] > 0 && !out_of_time) {
+            double ratio[CONFIRM];
+            int nr = 0;
+            pr.planned += 2.0 * CONFIRM * p->nsh;
+            for (int r = 0; r < CONFIRM; r++) {
+                double lg = 0;
+                int ok = 1;
+                for (int d = 0; d < p->nsh && ok; d++) {
+                    int fresh;
+                    double gp = shape_measure(&sp, &p->cand[0], p->sm[d], p->sn[d], p->sk[d], rep0 + ROUNDS + r, &fresh);
+                    measured += fresh;
+                    double gw = shape_measure(&sp, &p->cand[p->win], p->sm[d], p->sn[d], p->sk[d], rep0 + ROUNDS + r, &fresh);
+                    measured += fresh;
+                    pr.done += 2;
+                    show(&pr, "confirming");
+                    if (gp <= 0 || gw <= 0) ok = 0;
+                    else lg += log(gw / gp);
+                }
+                if (ok) ratio[nr++] = exp(lg / p->nsh);
+            }
+            qsort(ratio, (size_t)nr, sizeof ratio[0], cmp_double);
+            p->confirmed = nr == CONFIRM ? ratio[nr / 2] : 0;
+            if (p->confirmed < NOISE) p->win = 0;
+        }
     }
     if (po->progress) fprintf(stderr, "\n");
     phase[3] = now() - t1;
@@ -339,10 +393,17 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
     if (o->estimated)
         snprintf(nt.notes[nt.nnotes++], sizeof nt.notes[0], "grid: %d cells (dimensions up to %.0f), %d exact shapes; every row the model's first choice", ncells, maxdim, nexact);
     else
-        snprintf(nt.notes[nt.nnotes++], sizeof nt.notes[0], "grid: %d cells (dimensions up to %.0f), %d exact shapes; best of %d interleaved rounds; a new choice must beat the old by %.0f%%", ncells, maxdim, nexact, ROUNDS, (NOISE - 1) * 100);
+        snprintf(nt.notes[nt.nnotes++], sizeof nt.notes[0], "grid: %d cells (dimensions up to %.0f), %d exact shapes; best of %d interleaved rounds; a new choice must beat the old by %.0f%% there and in the median of %d back-to-back pairs", ncells, maxdim, nexact, ROUNDS, (NOISE - 1) * 100, CONFIRM);
     if (out_of_time)
         snprintf(nt.notes[nt.nnotes++], sizeof nt.notes[0], "budget of %.0f s ran out: unmeasured cells kept the previous rows", o->budget_s);
     if (!write_table_atomically(o->out, &nt, isa, err, sizeof err)) die("%s", err);
+    {
+        FILE *lf = fopen(po->log, "a");
+        if (!lf) die("cannot append to %s", po->log);
+        fprintf(lf, "tk-record 1 op=retune cpu=%s run=%d result=done points=%d measurements=%d evidence=%s date=%ld\n", po->cpu, run,
+                np, measured, o->estimated ? "estimated" : "measured", (long)time(NULL));
+        if (fclose(lf)) die("cannot append to %s", po->log);
+    }
     phase[4] = now() - t1;
 
     /* 6. report */
@@ -352,7 +413,8 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
     snprintf(path, sizeof path, "%s/report.txt", po->work);
     FILE *rf = fopen(path, "w");
     double lsum = 0;
-    int nsum = 0, better = 0;
+    int nsum = 0, better = 0, rejected = 0;
+    for (int i = 0; i < np; i++) rejected += pts[i].confirmed > 0 && pts[i].win == 0;
     for (int pass = 0; pass < 2; pass++) {
         FILE *f = pass ? rf : stdout;
         if (!f) continue;
@@ -375,7 +437,8 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
                     w->kc, w->mc, w->nc, w->packa ? "packed" : "direct", p->win ? "" : " (kept)");
             if (!pass && o1 > 0 && n1 > 0) lsum += log(n1 / o1), nsum++, better += p->win != 0;
         }
-        fprintf(f, "geometric mean new/old over %d measured points: %.3f (%d changed)\n", nsum, nsum ? exp(lsum / nsum) : 0, better);
+        fprintf(f, "geometric mean new/old over %d measured points: %.3f (%d changed; %d challengers that won the rounds lost the paired re-measurement)\n",
+                nsum, nsum ? exp(lsum / nsum) : 0, better, rejected);
         fprintf(f, "phases (s): machine %.1f, level 0 %.1f, plan %.1f, measure %.1f, table %.1f; total %.1f%s\n", phase[0],
                 phase[1], phase[2], phase[3], phase[4], now() - t0, out_of_time ? " (budget ran out)" : "");
     }
