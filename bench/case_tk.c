@@ -2,9 +2,10 @@
  *
  * 1 thread: the plain tk_gemm_f32() entry point, exactly what an application writes.
  * n threads: tk creates no threads of its own; the caller splits the work with the descriptor's
- * (part, nparts). By default each of n threads of the bench's own pool calls tk_gemm_f32_ex() with
- * part t of n and its own workspace of tk_gemm_f32_workspace_size() bytes. When the bench is built
- * with TK_BENCH_OPENMP=ON (TKB_TK_OPENMP defined and this file compiled with -fopenmp) the
+ * (part, nparts). By default P = tk_gemm_f32_parts(d, n) threads of the bench's own pool each call
+ * tk_gemm_f32_ex() with part t of P and its own workspace of tk_gemm_f32_workspace_size() bytes; a
+ * problem too small to be worth a second part (P = 1) runs on the calling thread, as OpenBLAS does.
+ * When the bench is built with TK_BENCH_OPENMP=ON (TKB_TK_OPENMP defined and this file compiled with -fopenmp) the
  * tk_gemm_f32_omp() helper runs the parts on OpenMP threads instead.
  *
  * This is the only file that includes tk: its compile flags (whatever the tk_headers target
@@ -19,6 +20,9 @@
 
 #ifdef TKB_TK_OPENMP
 #include <omp.h>
+#define TKB_OMP 1
+#else
+#define TKB_OMP 0
 #endif
 
 typedef struct {
@@ -26,6 +30,7 @@ typedef struct {
     tk_gemm_desc d[TKB_MAX_THREADS]; /* one descriptor (part) per thread */
     void *ws[TKB_MAX_THREADS];
     tk_status st[TKB_MAX_THREADS];
+    int parts; /* tk_gemm_f32_parts: 1 runs on the calling thread */
     int pool_started;
 } tk_case;
 
@@ -83,11 +88,16 @@ static int prepare(const tkb_problem *p, void **state, char *why, size_t whylen)
     omp_set_num_threads(p->nthreads);
     return TKB_OK;
 #else
-    for (int t = 0; t < p->nthreads; t++) {
+    /* as many parts as tk says are worth it: a small problem stays on the calling thread */
+    fill_desc(&s->d[0], p);
+    s->parts = (int)tk_gemm_f32_parts(&s->d[0], (size_t)p->nthreads);
+    if (s->parts <= 1)
+        return TKB_OK;
+    for (int t = 0; t < s->parts; t++) {
         tk_gemm_desc *d = &s->d[t];
         fill_desc(d, p);
         d->part = (size_t)t;
-        d->nparts = (size_t)p->nthreads;
+        d->nparts = (size_t)s->parts;
         size_t bytes = tk_gemm_f32_workspace_size(d);
         if (bytes) {
             /* one workspace per thread: parts run concurrently and must not share packing buffers */
@@ -102,8 +112,8 @@ static int prepare(const tkb_problem *p, void **state, char *why, size_t whylen)
             d->workspace_size = bytes;
         }
     }
-    if (tkb_pool_start(p->nthreads) != 0) {
-        snprintf(why, whylen, "cannot start %d threads", p->nthreads);
+    if (tkb_pool_start(s->parts) != 0) {
+        snprintf(why, whylen, "cannot start %d threads", s->parts);
         release(s);
         *state = NULL;
         return TKB_FAILED;
@@ -126,7 +136,7 @@ static int run(void *state, const float *a, const float *b, float *c)
 {
     tk_case *s = state;
     const tkb_problem *p = &s->p;
-    if (p->nthreads <= 1)
+    if (p->nthreads <= 1 || (!TKB_OMP && s->parts <= 1))
         return (int)tk_gemm_f32(TK_NO_TRANS, TK_NO_TRANS, p->m, p->n, p->k, 1.0f, a, p->k, b, p->n,
                                 0.0f, c, p->n);
 #ifdef TKB_TK_OPENMP
@@ -135,13 +145,13 @@ static int run(void *state, const float *a, const float *b, float *c)
     s->d[0].c = c;
     return (int)tk_gemm_f32_omp(&s->d[0]);
 #else
-    for (int t = 0; t < p->nthreads; t++) {
+    for (int t = 0; t < s->parts; t++) {
         s->d[t].a = a;
         s->d[t].b = b;
         s->d[t].c = c;
     }
     tkb_pool_run(run_part, s);
-    for (int t = 0; t < p->nthreads; t++)
+    for (int t = 0; t < s->parts; t++)
         if (s->st[t] != TK_OK)
             return (int)s->st[t];
     return 0;

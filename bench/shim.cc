@@ -332,15 +332,17 @@ bool set_operands(const Report &rep, int si, std::string *why)
 struct Case {
     size_t ti, si, li; // indexes into Report::threads, shapes, libs
     const tkb_lib *lib;
-    std::string name;  // the Google Benchmark name: t<threads>/<category>/<MxNxK>/<lib>
+    std::string name;  // t<threads>/<category>/<MxNxK>/<lib>; each repetition registers as name/rep<r>
     void *state = nullptr;
     bool prepared = false, verified = false;
     Result *result = nullptr;
+    int reps = 1;                 // repetitions registered
+    std::vector<double> seconds;  // time of one call in each repetition that has run
 };
 
 Report g_rep;
 std::vector<Case> g_cases;
-std::map<std::string, size_t> g_case_by_name;
+std::map<std::string, size_t> g_case_by_name; // case names, and every repetition's registered name
 long g_active = -1; // the prepared case, released when another one starts
 size_t g_done = 0, g_registered = 0;
 
@@ -479,14 +481,24 @@ class Collector : public benchmark::BenchmarkReporter {
                 progress(c, nullptr);
                 continue;
             }
-            bool single = run.run_type == Run::RT_Iteration && run.repetitions <= 1;
-            if (single || (run.run_type == Run::RT_Aggregate && run.aggregate_name == "median")) {
-                r.status = Status::Ok;
-                r.seconds = to_seconds(run.GetAdjustedRealTime(), run.time_unit);
-                progress(c, &r);
-            } else if (run.run_type == Run::RT_Aggregate && run.aggregate_name == "cv") {
-                r.cv = run.real_accumulated_time; // a ratio, not a time
-            }
+            if (run.run_type != Run::RT_Iteration)
+                continue;
+            // One repetition; the case's median and spread once its last repetition has run.
+            c.seconds.push_back(to_seconds(run.GetAdjustedRealTime(), run.time_unit));
+            if (int(c.seconds.size()) < c.reps)
+                continue;
+            std::vector<double> t = c.seconds;
+            std::sort(t.begin(), t.end());
+            size_t n = t.size();
+            double mean = 0, var = 0;
+            for (double x : t)
+                mean += x / double(n);
+            for (double x : t)
+                var += (x - mean) * (x - mean) / double(n > 1 ? n - 1 : 1);
+            r.status = Status::Ok;
+            r.seconds = n % 2 ? t[n / 2] : 0.5 * (t[n / 2 - 1] + t[n / 2]);
+            r.cv = n > 1 && mean > 0 ? std::sqrt(var) / mean : 0;
+            progress(c, &r);
         }
     }
 
@@ -680,21 +692,29 @@ int main(int argc, char **argv)
                 g_case_by_name[name] = g_cases.size();
                 g_cases.push_back(c);
             }
-    // Registered in that order once g_cases stops growing (the lambdas capture indexes).
-    for (size_t ci = 0; ci < g_cases.size(); ci++) {
+    // Registered once g_cases stops growing (the lambdas capture indexes). The repetitions of one
+    // shape and thread count are interleaved across the libraries (tk, tk-prev, openblas, ..., tk,
+    // tk-prev, ...): this shared machine has slow spells lasting seconds, and back-to-back
+    // repetitions of one library would put a whole spell on one library's median.
+    for (size_t g0 = 0, g1; g0 < g_cases.size(); g0 = g1) {
+        for (g1 = g0; g1 < g_cases.size() && g_cases[g1].ti == g_cases[g0].ti && g_cases[g1].si == g_cases[g0].si;)
+            g1++;
         // A call of 20 GFLOP or more takes a good fraction of a second even for the fastest
         // library, so one call is one repetition and big GEMMs vary little from call to call:
         // three repetitions are enough there, and keep the full suite within minutes.
         int reps = opt.reps;
-        if (!opt.reps_given && g_rep.shapes[g_cases[ci].si].flops() >= kBigFlops)
+        if (!opt.reps_given && g_rep.shapes[g_cases[g0].si].flops() >= kBigFlops)
             reps = std::min(reps, 3);
-        benchmark::RegisterBenchmark(g_cases[ci].name.c_str(),
-                                     [ci](benchmark::State &st) { run_case(st, ci); })
-            ->UseRealTime()
-            ->Unit(benchmark::kMicrosecond)
-            ->MinTime(opt.min_time)
-            ->Repetitions(reps)
-            ->ReportAggregatesOnly(true);
+        for (int r = 0; r < reps; r++)
+            for (size_t ci = g0; ci < g1; ci++) {
+                std::string name = g_cases[ci].name + "/rep" + std::to_string(r);
+                g_cases[ci].reps = reps;
+                g_case_by_name[name] = ci;
+                benchmark::RegisterBenchmark(name.c_str(), [ci](benchmark::State &st) { run_case(st, ci); })
+                    ->UseRealTime()
+                    ->Unit(benchmark::kMicrosecond)
+                    ->MinTime(opt.min_time);
+            }
     }
     g_registered = g_cases.size();
 

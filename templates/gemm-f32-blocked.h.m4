@@ -351,6 +351,24 @@ static inline TKI_UNUSED tk_status tki_gemm_f32_ex_<@@>TKM_CPU<@@>(const tk_gemm
     return TK_OK;
 }
 
+/* Parts of d worth running at once, 1 to max_parts: no more than the tiles along the row's split
+ * dimension (a part past them gets nothing) and at least TK_GEMM_MIN_PART_FLOPS of work per part
+ * (handing work to another thread costs microseconds; below that one thread is faster). */
+static inline TKI_UNUSED size_t tki_gemm_f32_parts_<@@>TKM_CPU<@@>(const tk_gemm_desc *d, size_t max_parts)
+{
+    const tki_gemm_cfg *cfg;
+    size_t unit, len, parts;
+    double by_work;
+    if (!d || max_parts <= 1 || d->m == 0 || d->n == 0) return 1;
+    cfg = &tki_gemm_f32_cfgs_<@@>TKM_CPU[tki_gemm_f32_select_<@@>TKM_CPU<@@>(d->m, d->n, d->k)];
+    unit = cfg->split == 0x6e ? (size_t)cfg->nv * (tkm_vl_f32) : cfg->mr;
+    len = cfg->split == 0x6e ? d->n : d->m;
+    parts = tki_min(max_parts, (len + unit - 1) / unit);
+    by_work = 2.0 * (double)d->m * (double)d->n * (double)d->k / (double)TK_GEMM_MIN_PART_FLOPS;
+    if (by_work < (double)parts) parts = (size_t)by_work;
+    return parts ? parts : 1;
+}
+
 static inline TKI_UNUSED const char *tki_cpu_name_<@@>TKM_CPU<@@>(void) { return "TKM_CPU_TOKEN"; }
 
 #endif

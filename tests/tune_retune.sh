@@ -1,9 +1,10 @@
 #!/bin/sh
 # The whole tuning run behind `make retune` (tune/retune.c) on the portable `generic` CPU, kept
 # small (grid dimensions up to 48): the table it writes passes tkgen's checks and ends with the
-# catch-all; the report has every phase; an exact-shape row comes from the shape list; a completed
-# run is recorded and the next one measures afresh; a run killed mid-way leaves the table as it was and no lock or
-# temporary file, and the rerun after it measures nothing twice; a crashing configuration is recorded
+# catch-all; the report has every phase; an exact-shape row comes from the shape list, measured as
+# its exact-shape instance; a completed run is recorded and the next one measures afresh; a run
+# killed mid-way leaves the table as it was and no lock or temporary file, and the rerun after it
+# measures nothing twice; a crashing configuration is recorded
 # and never chosen; evaluate's ratios to its oracle are at most 1; a malformed shape list is refused
 # with file:line.
 # usage: tune_retune.sh TKTUNE TKGEN ROOT WORKDIR
@@ -22,6 +23,7 @@ run "$log" "$out" > "$work/o1" 2>&1 && ok || bad "retune failed: $(tail -5 "$wor
 "$tkgen" check --root "$root" "$out" > "$work/o2" 2>&1 && ok || bad "tkgen check: $(cat "$work/o2")"
 tail -n 1 "$out" | awk '$1 == "row" && $2 == "*" && $3 == "*" && $4 == "*" { exit 0 } { exit 1 }' && ok || bad "last row is not the catch-all"
 awk '$1 == "row" && $2 == 7 && $3 == 9 && $4 == 5 { f = 1 } END { exit !f }' "$out" && ok || bad "no exact-shape row for 7x9x5"
+grep -q " level=full m=7 n=9 k=5 .* path=exact rep=0 result=ok" "$log" && ok || bad "7x9x5 was not measured as its exact-shape instance"
 grep -q '^source       measured$' "$out" && ok || bad "source is not 'measured'"
 grep -q '^phases (s): machine .*level 0 .*measure .*total' "$work/w/report.txt" && [ -s "$work/w/report.svg" ] && ok ||
   bad "report: $(cat "$work/w/report.txt" 2>/dev/null | tail -3)"

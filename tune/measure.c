@@ -1,24 +1,46 @@
 /* measure.c - whole configurations on whole shapes: what the tuner trusts over its model. The probe
  * runs the CPU's generated blocked driver (tki_gemm_f32_part_<cpu>, the code every table row runs)
- * with a configuration given at run time, so one compiled probe measures every candidate; only the
- * exact-shape instances (docs/tables.md) are not what it times, and they only fold constants. Each
- * measurement runs in its own child process with a time limit, checks its result, and becomes one
- * line of the record log. */
+ * with a configuration given at run time, so one compiled probe measures every candidate. A shape
+ * that gets an exact-shape row has a probe of its own (exact_probe_build) that runs each candidate
+ * as its exact-shape instance (docs/tables.md): folding the shape into the code changes which
+ * candidate is fastest (48x48x48: 9x48 kc24 won through the generic driver, lost 0.74x as an
+ * instance). Each measurement runs in its own child process with a time limit, checks its result,
+ * and becomes one line of the record log. */
 #include "measure.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 
-/* Writes the probe's C source: argv = m n k mr nv ku mc ncp kc packb packa split order [check]. */
-static int write_source(const char *path, const char *sym, const char *isa)
+/* Writes the probe's C source: argv = m n k mr nv ku mc ncp kc packb packa split order [check].
+ * exact 0: RUN() is the generic blocked driver with the configuration given at run time; exact 1:
+ * the exact-shape instance of the table row that has that configuration (exact_probe_build). */
+static int write_source(const char *path, const char *sym, const char *isa, int exact)
 {
     FILE *f = fopen(path, "w");
     if (!f) return 0;
     char header[64];
     snprintf(header, sizeof header, "gemm_f32_%s", sym);
-    write_probe_prelude(f, "times one configuration of the generated driver on one shape", header, isa);
+    write_probe_prelude(f, exact ? "times one exact-shape instance of its table on its shape"
+                                 : "times one configuration of the generated driver on one shape", header, isa);
+    if (exact)
+        fprintf(f,
+                "/* the row of this probe's table with configuration q, whose exact-shape instance runs */\n"
+                "static int row_of(const tki_gemm_cfg *q) {\n"
+                "    int j, n = (int)(sizeof tki_gemm_f32_cfgs_%s / sizeof tki_gemm_f32_cfgs_%s[0]);\n"
+                "    for (j = 0; j < n; j++) {\n"
+                "        const tki_gemm_cfg *r = &tki_gemm_f32_cfgs_%s[j];\n"
+                "        if (r->mr == q->mr && r->nv == q->nv && r->ku == q->ku && r->mc == q->mc && r->ncp == q->ncp &&\n"
+                "            r->kc == q->kc && r->packb == q->packb && r->split == q->split && r->order == q->order &&\n"
+                "            !r->ukr_direct == !q->ukr_direct) return j;\n"
+                "    }\n"
+                "    return -1;\n}\n"
+                "#define RUN() do { tk_status st_; if (!tki_gemm_f32_exact_%s(row, &d, &st_) || st_ != TK_OK) return 6; } while (0)\n",
+                sym, sym, sym, sym);
+    else
+        fprintf(f, "#define RUN() tki_gemm_f32_part_%s(&cfg, &ga, 0, 1, ws, wsf)\n", sym);
     fprintf(f,
             "static tki_ukr_fn find(const entry *e, unsigned mr, unsigned nv, unsigned ku) {\n"
             "    for (; e->f; e++) if (e->mr == mr && e->nv == nv && e->ku == ku) return e->f;\n"
@@ -26,8 +48,8 @@ static int write_source(const char *path, const char *sym, const char *isa)
             "static float *falloc(size_t n) { return aligned_alloc(64, (n * 4 + 63) / 64 * 64); }\n"
             "int main(int argc, char **argv) {\n"
             "    size_t m, n, k, i, j, p, nr, panels, wsf, reps, r;\n"
-            "    unsigned mr, nv, ku; int packa, s; double g[7], t0, t1; cpu_set_t set;\n"
-            "    tki_gemm_cfg cfg; tki_gemm_args ga; float *a, *b, *c, *ws;\n"
+            "    unsigned mr, nv, ku; int packa, s, ns; double g[7], t0, t1; cpu_set_t set;\n"
+            "    tki_gemm_cfg cfg; tki_gemm_args ga; tk_gemm_desc d; float *a, *b, *c, *ws; int row;\n"
             "    if (argc != 14 && argc != 15) return 2; /* a 14th argument: check only, do not time */\n"
             "    m = strtoul(argv[1], 0, 10); n = strtoul(argv[2], 0, 10); k = strtoul(argv[3], 0, 10);\n"
             "    mr = atoi(argv[4]); nv = atoi(argv[5]); ku = atoi(argv[6]); packa = atoi(argv[11]);\n"
@@ -50,7 +72,12 @@ static int write_source(const char *path, const char *sym, const char *isa)
             "    memset(&ga, 0, sizeof ga);\n"
             "    ga.transa = ga.transb = TK_NO_TRANS; ga.m = m; ga.n = n; ga.k = k; ga.alpha = 1; ga.beta = 0;\n"
             "    ga.a = a; ga.lda = k; ga.b = b; ga.ldb = n; ga.c = c; ga.ldc = n; ga.epi = TK_EPI_NONE;\n"
-            "    tki_gemm_f32_part_%s(&cfg, &ga, 0, 1, ws, wsf);\n"
+            "    memset(&d, 0, sizeof d);\n"
+            "    d.transa = d.transb = TK_NO_TRANS; d.m = m; d.n = n; d.k = k; d.alpha = 1; d.a = a; d.lda = k;\n"
+            "    d.b = b; d.ldb = n; d.c = c; d.ldc = n; d.nparts = 1;\n"
+            "    row = %s;\n"
+            "    if (row < 0) return 7;\n"
+            "    RUN();\n"
             "    if (getenv(\"TKTUNE_TEST_WRONG_MR\") && (unsigned)atoi(getenv(\"TKTUNE_TEST_WRONG_MR\")) == mr) c[m * n - 1] += 1;\n"
             "    for (s = 0; s < 64; s++) {\n"
             "        double want = 0; i = (size_t)s * 7919 %% m; j = (size_t)s * 104729 %% n;\n"
@@ -59,17 +86,19 @@ static int write_source(const char *path, const char *sym, const char *isa)
             "        if ((double)c[i * n + j] != want) { printf(\"wrong at %%zu,%%zu: %%g, want %%g\\n\", i, j, (double)c[i * n + j], want); return 4; }\n"
             "    }\n"
             "    if (argc == 15) { printf(\"check=ok\\n\"); return 0; }\n"
-            "    t0 = now(); tki_gemm_f32_part_%s(&cfg, &ga, 0, 1, ws, wsf); t1 = now() - t0;\n"
+            "    t0 = now(); RUN(); t1 = now() - t0;\n"
             "    reps = t1 > 0.004 ? 1 : (size_t)(0.004 / (t1 > 1e-8 ? t1 : 1e-8)) + 1;\n"
-            "    for (s = -1; s < 7; s++) {\n"
+            "    /* a call of 20 ms or more: 3 samples, and the call above was its warm-up */\n"
+            "    ns = t1 > 0.02 ? 3 : 7;\n"
+            "    for (s = ns == 3 ? 0 : -1; s < ns; s++) {\n"
             "        t0 = now();\n"
-            "        for (r = 0; r < reps; r++) tki_gemm_f32_part_%s(&cfg, &ga, 0, 1, ws, wsf);\n"
+            "        for (r = 0; r < reps; r++) RUN();\n"
             "        if (s >= 0) g[s] = 2.0 * m * n * k * reps / (now() - t0) * 1e-9;\n"
             "    }\n"
-            "    qsort(g, 7, sizeof g[0], cmp);\n"
-            "    printf(\"gflops=%%.2f spread=%%.3f\\n\", g[3], (g[5] - g[1]) / g[3]);\n"
+            "    qsort(g, (size_t)ns, sizeof g[0], cmp);\n"
+            "    printf(\"gflops=%%.2f spread=%%.3f\\n\", g[ns / 2], (g[ns - 1 - ns / 4] - g[ns / 4]) / g[ns / 2]);\n"
             "    return 0;\n}\n",
-            isa, sym, sym, sym, sym);
+            isa, sym, exact ? "row_of(&cfg)" : "0");
     return fclose(f) == 0;
 }
 
@@ -117,7 +146,8 @@ int shape_probe_build(shape_probe *p, const profile_opts *o, const isa_desc *isa
     }
     snprintf(src, sizeof src, "%s/full/probe.c", o->work);
     snprintf(p->bin, sizeof p->bin, "%s/full/probe", o->work);
-    if (!write_source(src, sym, isa->name)) {
+    p->exact = 0;
+    if (!write_source(src, sym, isa->name, 0)) {
         fprintf(stderr, "tktune: cannot write %s\n", src);
         return 0;
     }
@@ -126,6 +156,51 @@ int shape_probe_build(shape_probe *p, const profile_opts *o, const isa_desc *isa
              src, p->bin);
     if (system(cmd) != 0) {
         fprintf(stderr, "tktune: the shape probe does not compile (%s)\n", cmd);
+        return 0;
+    }
+    return 1;
+}
+
+int exact_probe_build(shape_probe *p, const profile_opts *o, const isa_desc *isa, const tkt_table *t,
+                      const tkt_row *cands, int nc, unsigned long long m, unsigned long long n, unsigned long long k)
+{
+    static tkt_table et;
+    char dir[1100], tab[1200], src[1200], cmd[5000], sym[40], flags[300] = "";
+    FILE *f;
+    et = *t;
+    et.n = 0;
+    for (int j = 0; j < nc && et.n < MAXROWS - 1; j++) {
+        tkt_row r = cands[j];
+        r.m.lo = r.m.hi = m, r.n.lo = r.n.hi = n, r.k.lo = r.k.hi = k;
+        if (!r.evidence[0]) snprintf(r.evidence, sizeof r.evidence, "modelled"); /* a candidate of the model */
+        et.rows[et.n++] = r;
+    }
+    et.rows[et.n++] = t->rows[t->n - 1]; /* the catch-all every table ends with */
+    p->o = o, p->isa = isa, p->t = t, p->exact = 1;
+    snprintf(dir, sizeof dir, "%s/exact-%llux%llux%llu", o->work, m, n, k);
+    snprintf(tab, sizeof tab, "%s/table.tkt", dir);
+    mkdir(dir, 0777);
+    if (!(f = fopen(tab, "w")) || !write_table(f, &et, isa) || fclose(f) != 0) {
+        fprintf(stderr, "tktune: cannot write %s\n", tab);
+        return 0;
+    }
+    snprintf(cmd, sizeof cmd, "'%s' build --root '%s' --cpus %s --default %s --out '%s' --table '%s=%s'", o->tkgen, g_root,
+             t->cpu, t->cpu, dir, t->cpu, tab);
+    if (system(cmd) != 0) {
+        fprintf(stderr, "tktune: generating the exact-shape probe failed (%s)\n", cmd);
+        return 0;
+    }
+    cpu_symbol(t->cpu, sym, sizeof sym);
+    snprintf(src, sizeof src, "%s/probe.c", dir);
+    snprintf(p->bin, sizeof p->bin, "%s/probe", dir);
+    if (!write_source(src, sym, isa->name, 1)) {
+        fprintf(stderr, "tktune: cannot write %s\n", src);
+        return 0;
+    }
+    if (strcmp(isa->require_macro, "none") && strcmp(isa->cflags, "none")) snprintf(flags, sizeof flags, "%s", isa->cflags);
+    snprintf(cmd, sizeof cmd, "%s -std=c11 -O2 %s -I '%s/include' -I '%s' '%s' -o '%s'", o->cc, flags, g_root, dir, src, p->bin);
+    if (system(cmd) != 0) {
+        fprintf(stderr, "tktune: the exact-shape probe does not compile (%s)\n", cmd);
         return 0;
     }
     return 1;
@@ -208,6 +283,7 @@ double shape_measure(const shape_probe *p, const tkt_row *r, unsigned long long 
     char *argv[16];
     double gf, have;
     full_key(p->isa, r, m, n, k, key, sizeof key);
+    if (p->exact) strncat(key, " path=exact", sizeof key - strlen(key) - 1);
     *fresh = 0;
     if ((have = logged(o->log, o->cpu, key, rep)) >= 0) return have;
     probe_args(p, r, m, n, k, a, argv, 0);

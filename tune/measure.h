@@ -10,11 +10,18 @@ typedef struct {
     const isa_desc *isa;
     const tkt_table *t;
     char bin[1100];
+    int exact; /* 1: built by exact_probe_build; its records say path=exact */
 } shape_probe;
 
 /* Generates and compiles the probe; 0 with a message on stderr when that fails. */
 int shape_probe_build(shape_probe *p, const profile_opts *o, const isa_desc *isa, const tkt_table *t,
                       const tkt_row *rows, int nrows);
+
+/* A probe of one shape as users get it: a table of one exact-shape row per candidate (and the
+ * catch-all), so each candidate runs as its exact-shape instance (docs/tables.md), which the
+ * generic probe does not time; then shape_measure through it. 0 with a message when that fails. */
+int exact_probe_build(shape_probe *p, const profile_opts *o, const isa_desc *isa, const tkt_table *t,
+                      const tkt_row *cands, int nc, unsigned long long m, unsigned long long n, unsigned long long k);
 
 /* The record-log key of one whole-shape measurement: the shape, then every decision in order. */
 void full_key(const isa_desc *isa, const tkt_row *r, unsigned long long m, unsigned long long n,

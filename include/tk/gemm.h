@@ -26,6 +26,14 @@ static inline size_t tk_gemm_f32_workspace_size(const tk_gemm_desc *d)
     return TKI_SEL(tki_gemm_f32_workspace_size)(d);
 }
 
+/* How many parts of d are worth running concurrently, at most max_parts (at least 1): no more than
+ * d has tiles along the table's split dimension, and at least TK_GEMM_MIN_PART_FLOPS each. Run
+ * parts 0..P-1 of P; results are bitwise the same for any P. */
+static inline size_t tk_gemm_f32_parts(const tk_gemm_desc *d, size_t max_parts)
+{
+    return TKI_SEL(tki_gemm_f32_parts)(d, max_parts);
+}
+
 /* Descriptor form: epilogue, explicit workspace and the work partition (part of nparts). */
 static inline tk_status tk_gemm_f32_ex(const tk_gemm_desc *d)
 {
@@ -53,13 +61,15 @@ static inline const char *tk_cpu_name(void) { return TKI_CPU_NAME; }
 
 #if defined(_OPENMP)
 #include <omp.h>
-/* Optional helper, compiled only with OpenMP: runs parts 0..T-1 of T on the OpenMP threads, each
- * with its own static workspace (d->workspace must be NULL). d->part / d->nparts are ignored. The
- * split is the table's, so results are bitwise those of one thread. */
+/* Optional helper, compiled only with OpenMP: runs parts 0..T-1 of T on OpenMP threads, each with
+ * its own static workspace (d->workspace must be NULL), T = tk_gemm_f32_parts(d, the OpenMP thread
+ * limit): a small problem runs on the calling thread. d->part / d->nparts are ignored. The split is
+ * the table's, so results are bitwise those of one thread. */
 static inline tk_status tk_gemm_f32_omp(const tk_gemm_desc *d)
 {
     tk_status st = TK_OK;
     tk_gemm_desc probe;
+    int parts;
     if (!d) return TK_ERR_NULL;
     if (d->workspace) return TK_ERR_WORKSPACE;
     probe = *d;
@@ -72,7 +82,9 @@ static inline tk_status tk_gemm_f32_omp(const tk_gemm_desc *d)
         st = tki_gemm_check(&probe, &g, &nothing);
         if (st != TK_OK || nothing) return st;
     }
-#pragma omp parallel
+    parts = (int)tk_gemm_f32_parts(&probe, (size_t)omp_get_max_threads());
+    if (parts <= 1) return tk_gemm_f32_ex(&probe);
+#pragma omp parallel num_threads(parts)
     {
         tk_gemm_desc mine = *d;
         tk_status s;
