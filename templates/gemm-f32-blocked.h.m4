@@ -31,7 +31,7 @@ m4_define(<@tkm_gemm_select_begin@>, <@m4_dnl
 
 /* The decision tree over shape buckets: first matching row wins. Pure and inline, so with constant
  * m, n, k the whole choice folds to a constant at -O2. */
-static inline TKI_UNUSED int tki_gemm_f32_select_<@@>TKM_CPU<@@>(size_t m, size_t n, size_t k)
+static inline TKI_UNUSED TKI_ALWAYS_INLINE int tki_gemm_f32_select_<@@>TKM_CPU<@@>(size_t m, size_t n, size_t k)
 {
     (void)m; (void)n; (void)k;
 @>)

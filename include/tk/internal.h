@@ -34,7 +34,11 @@
 /* exact-shape instances inline the whole driver, so the shape's constants reach every loop, and
  * stay out of line, one function per shape, so that each keeps only its own registers */
 #define TKI_FLATTEN __attribute__((flatten, noinline))
+/* the decision tree over a table's rows: inlined whatever its length, so constant shapes fold it
+ * away (GCC's size heuristics gave up on an 82-row table and left a call) */
+#define TKI_ALWAYS_INLINE __attribute__((always_inline))
 #else
+#define TKI_ALWAYS_INLINE
 #define TKI_ALIGNED(n)
 #define TKI_UNUSED
 #define TKI_FLATTEN
