@@ -75,8 +75,15 @@ static inline TKM_TARGET void tki_gemm_f32_pack_a_<@@>TKM_CPU<@@>(const tki_gemm
     for (ib = 0; ib < mc; ib += mr, dst += mr * kc) {
         size_t rows = tki_min(mr, mc - ib);
         if (g->transa == TK_NO_TRANS) {
-            /* rows are read as parallel streams so the panel is written in order */
             const float *src = g->a + (i0 + ib) * g->lda + p0;
+m4_ifdef(<@tkm_pack_a_name@>, <@m4_dnl
+            /* the ISA's own packing (whole panel, padding rows included) */
+            if (mr <= tkm_pack_a_max_mr) {
+                tkm_pack_a_name<@@>(src, g->lda, rows, kc, mr, dst);
+                continue;
+            }
+@>)m4_dnl
+            /* rows are read as parallel streams so the panel is written in order */
             for (p = 0; p < kc; p++)
                 for (i = 0; i < rows; i++) dst[p * mr + i] = src[i * g->lda + p];
         } else {

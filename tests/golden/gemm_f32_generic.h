@@ -36,8 +36,8 @@ static inline  void tki_gemm_f32_pack_a_generic(const tki_gemm_args *g, size_t i
     for (ib = 0; ib < mc; ib += mr, dst += mr * kc) {
         size_t rows = tki_min(mr, mc - ib);
         if (g->transa == TK_NO_TRANS) {
-            /* rows are read as parallel streams so the panel is written in order */
             const float *src = g->a + (i0 + ib) * g->lda + p0;
+            /* rows are read as parallel streams so the panel is written in order */
             for (p = 0; p < kc; p++)
                 for (i = 0; i < rows; i++) dst[p * mr + i] = src[i * g->lda + p];
         } else {
