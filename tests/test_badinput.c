@@ -79,8 +79,53 @@ static void run_cpu(const char *cpu, ex_fn ex, ws_fn wsz)
     }
 }
 
-#define TKT_CPU_RUN(sym, token, isa) \
-    if (runnable_##isa) run_cpu(token, tki_gemm_f32_ex_##sym, tki_gemm_f32_workspace_size_##sym);
+typedef tk_status (*plain_fn)(tk_trans, tk_trans, size_t, size_t, size_t, float, const float *, size_t,
+                              const float *, size_t, float, float *, size_t);
+
+/* The plain entry (tk_gemm_f32) on a shape: an exact-shape row's shape takes that row's own plain
+ * instance, which validates by itself. Operands live in one buffer so that overlaps can be made. */
+static void plain_shape(const char *cpu, plain_fn plain, size_t m, size_t n, size_t k)
+{
+    static float buf[3 * 128 * 128 + 4 * PAD];
+    float *a = buf, *b = buf + m * k + PAD, *c = b + k * n + PAD, *end = c + m * n;
+    size_t i, changed;
+    tk_status got;
+    struct { const float *a, *b; float *c; size_t lda, ldb, ldc; float alpha; tk_trans ta; tk_status want; const char *what; }
+    cases[] = {
+        {NULL, b, c, k, n, n, 1, TK_NO_TRANS, TK_ERR_NULL, "A NULL"},
+        {a, NULL, c, k, n, n, 1, TK_NO_TRANS, TK_ERR_NULL, "B NULL"},
+        {a, b, NULL, k, n, n, 1, TK_NO_TRANS, TK_ERR_NULL, "C NULL"},
+        {a, b, c, k - 1, n, n, 1, TK_NO_TRANS, TK_ERR_LDA, "lda < k"},
+        {a, b, c, k, n - 1, n, 1, TK_NO_TRANS, TK_ERR_LDB, "ldb < n"},
+        {a, b, c, k, n, n - 1, 1, TK_NO_TRANS, TK_ERR_LDC, "ldc < n"},
+        {a, b, c, SIZE_MAX / 2, n, n, 1, TK_NO_TRANS, TK_ERR_OVERFLOW, "lda past the address space"},
+        {c - 1, b, c, k, n, n, 1, TK_NO_TRANS, TK_ERR_ALIAS, "C overlaps A"},
+        {a, end - 1, c, k, n, n, 1, TK_NO_TRANS, TK_ERR_ALIAS, "C overlaps B"},
+        {a, b, c, k, n, n, 1, (tk_trans)3, TK_ERR_TRANS, "transa 3"},
+    };
+    for (i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        size_t j;
+        for (j = 0; j < sizeof buf / sizeof buf[0]; j++) buf[j] = (float)(j % 13);
+        got = plain(cases[i].ta, TK_NO_TRANS, m, n, k, cases[i].alpha, cases[i].a, cases[i].lda, cases[i].b,
+                    cases[i].ldb, 0.0f, cases[i].c, cases[i].ldc);
+        for (j = 0, changed = 0; j < sizeof buf / sizeof buf[0]; j++) changed += buf[j] != (float)(j % 13);
+        TKT_CHECK(got == cases[i].want, "%s plain %zux%zux%zu %s: status %d, want %d", cpu, m, n, k, cases[i].what,
+                  (int)got, (int)cases[i].want);
+        TKT_CHECK(changed == 0, "%s plain %zux%zux%zu %s: %zu cells changed", cpu, m, n, k, cases[i].what, changed);
+    }
+}
+
+/* every exact-shape row's shape that fits the buffer (k, n > 1: the cases shrink them by one) */
+#define TKT_SHAPE_RUN(m, n, k) if ((m) * (n) <= 128 * 128 && (m) * (k) <= 128 * 128 && (k) * (n) <= 128 * 128 && \
+                                   (k) > 1 && (n) > 1) plain_shape(cpu, plain, m, n, k);
+#define TKT_CPU_RUN(sym, token, isa)                                                                \
+    if (runnable_##isa) {                                                                           \
+        const char *cpu = token;                                                                    \
+        plain_fn plain = tki_gemm_f32_plain_##sym;                                                  \
+        run_cpu(cpu, tki_gemm_f32_ex_##sym, tki_gemm_f32_workspace_size_##sym);                     \
+        plain_shape(cpu, plain, M, N, K);                                                           \
+        TKI_GEMM_F32_EXACT_SHAPES_##sym(TKT_SHAPE_RUN)                                              \
+    }
 #define TKT_ISA_FLAG(isa, runnable) int runnable_##isa = (runnable);
 
 int main(void)

@@ -8,6 +8,8 @@
 
 typedef tk_status (*ex_fn)(const tk_gemm_desc *);
 typedef size_t (*ws_fn)(const tk_gemm_desc *);
+typedef tk_status (*plain_fn)(tk_trans, tk_trans, size_t, size_t, size_t, float, const float *, size_t,
+                              const float *, size_t, float, float *, size_t);
 
 static void fill_operands(tk_gemm_desc *d, float *a, float *b, float *c, float *bias, int exact)
 {
@@ -27,10 +29,10 @@ static double tolerance(const tk_gemm_desc *d)
     return 2.0 * ((double)d->k + 4.0) * eps * scale * 1.13 + 1e-6;
 }
 
-static void one_case(const char *cpu, ex_fn ex, ws_fn wsz, size_t m, size_t n, size_t k, int exact)
+static void one_case(const char *cpu, ex_fn ex, plain_fn plain, ws_fn wsz, size_t m, size_t n, size_t k, int exact)
 {
     tk_gemm_desc d;
-    float *a, *b, *c, *r, *c1, *bias, *ws;
+    float *a, *b, *c, *r, *c1, *c2, *bias, *ws;
     size_t arows, brows, i, bad = 0, parts;
     double worst = 0.0, tol;
     tk_status st;
@@ -50,7 +52,7 @@ static void one_case(const char *cpu, ex_fn ex, ws_fn wsz, size_t m, size_t n, s
     arows = d.transa ? k : m;
     brows = d.transb ? n : k;
     a = tkt_alloc(arows * d.lda), b = tkt_alloc(brows * d.ldb);
-    c = tkt_alloc(m * d.ldc), r = tkt_alloc(m * d.ldc), c1 = tkt_alloc(m * d.ldc);
+    c = tkt_alloc(m * d.ldc), r = tkt_alloc(m * d.ldc), c1 = tkt_alloc(m * d.ldc), c2 = tkt_alloc(m * d.ldc);
     bias = tkt_alloc(n);
     fill_operands(&d, a, b, c, bias, exact);
     d.a = a, d.b = b, d.bias = (tkt_rand() & 1) ? bias : NULL;
@@ -58,6 +60,7 @@ static void one_case(const char *cpu, ex_fn ex, ws_fn wsz, size_t m, size_t n, s
         for (i = 0; i < m * d.ldc; i++) c[i] = NAN; /* beta == 0 must not read C */
     memcpy(r, c, m * d.ldc * sizeof(float));
     memcpy(c1, c, m * d.ldc * sizeof(float));
+    memcpy(c2, c, m * d.ldc * sizeof(float));
     d.c = r;
     tk_ref_gemm_f32(&d);
     d.c = c;
@@ -76,6 +79,15 @@ static void one_case(const char *cpu, ex_fn ex, ws_fn wsz, size_t m, size_t n, s
               "%zu elements off, worst %g (tolerance %g)", cpu, m, n, k, d.transa, d.transb, d.lda, d.ldb, d.ldc,
               (double)d.alpha, (double)d.beta, (int)d.epilogue, d.bias != NULL, bad, worst, exact ? 0.0 : tol);
 
+    /* the plain entry (tk_gemm_f32) on the same problem without extras: the same bits (exact-shape
+     * rows have an instance of their own for it) */
+    if (d.epilogue == TK_EPI_NONE && !d.bias) {
+        st = plain(d.transa, d.transb, m, n, k, d.alpha, a, d.lda, b, d.ldb, d.beta, c2, d.ldc);
+        TKT_CHECK(st == TK_OK && memcmp(c, c2, m * d.ldc * sizeof(float)) == 0,
+                  "%s %zux%zux%zu ta=%d tb=%d: plain entry status %d or result differs from the descriptor entry",
+                  cpu, m, n, k, d.transa, d.transb, (int)st);
+    }
+
     /* the same problem in 2..4 parts, run in reverse order, with an explicit workspace: bitwise equal */
     parts = tkt_range(2, 4);
     d.c = c1;
@@ -90,7 +102,7 @@ static void one_case(const char *cpu, ex_fn ex, ws_fn wsz, size_t m, size_t n, s
     /* both started from the same C, and the gaps between rows are never written */
     TKT_CHECK(memcmp(c, c1, m * d.ldc * sizeof(float)) == 0, "%s %zux%zux%zu: %zu parts differ from one part", cpu,
               m, n, k, parts);
-    free(a), free(b), free(c), free(r), free(c1), free(bias), free(ws);
+    free(a), free(b), free(c), free(r), free(c1), free(c2), free(bias), free(ws);
 }
 
 static void corner_cases(const char *cpu, ex_fn ex)
@@ -115,7 +127,40 @@ static void corner_cases(const char *cpu, ex_fn ex)
     TKT_CHECK(ex(&d) == TK_OK && c[0] == 4 && c[1] == 5 && c[2] == 10 && c[3] == 11, "%s 2x3x2 product", cpu);
 }
 
-static void run_cpu(const char *cpu, ex_fn ex, ws_fn wsz, const size_t *exact_shapes, size_t nexact)
+/* The plain entry on an exact-shape row's shape, untransposed (its own instance): small integers,
+ * so the result is exact, with padded leading dimensions, alpha/beta, and beta == 0 over NaN. */
+static void plain_exact(const char *cpu, plain_fn plain, size_t m, size_t n, size_t k)
+{
+    static const float alphas[4] = {1.0f, -2.0f, 0.5f, 0.0f};
+    static const float betas[3] = {0.0f, 1.0f, -0.5f};
+    int t;
+    for (t = 0; t < 12; t++) {
+        tk_gemm_desc d;
+        float *a, *b, *c, *r, *bias;
+        size_t i, bad = 0;
+        tk_status st;
+        memset(&d, 0, sizeof d);
+        d.m = m, d.n = n, d.k = k;
+        d.lda = k + (t & 1) * 3, d.ldb = n + (t & 2) * 2, d.ldc = n + (t & 4);
+        d.alpha = alphas[t % 4], d.beta = betas[t % 3];
+        a = tkt_alloc(m * d.lda), b = tkt_alloc(k * d.ldb), c = tkt_alloc(m * d.ldc), r = tkt_alloc(m * d.ldc);
+        bias = tkt_alloc(n);
+        fill_operands(&d, a, b, c, bias, 1);
+        if (d.beta == 0.0f)
+            for (i = 0; i < m * d.ldc; i++) c[i] = NAN;
+        memcpy(r, c, m * d.ldc * sizeof(float));
+        d.a = a, d.b = b, d.c = r;
+        tk_ref_gemm_f32(&d);
+        st = plain(TK_NO_TRANS, TK_NO_TRANS, m, n, k, d.alpha, a, d.lda, b, d.ldb, d.beta, c, d.ldc);
+        /* the gaps between rows of C must be untouched too, so compare whole rows */
+        for (i = 0; i < m * d.ldc; i++) bad += !(c[i] == r[i] || (c[i] != c[i] && r[i] != r[i]));
+        TKT_CHECK(st == TK_OK && bad == 0, "%s plain %zux%zux%zu lda=%zu ldb=%zu ldc=%zu alpha=%g beta=%g: status %d, %zu "
+                  "elements differ", cpu, m, n, k, d.lda, d.ldb, d.ldc, (double)d.alpha, (double)d.beta, (int)st, bad);
+        free(a), free(b), free(c), free(r), free(bias);
+    }
+}
+
+static void run_cpu(const char *cpu, ex_fn ex, plain_fn plain, ws_fn wsz, const size_t *exact_shapes, size_t nexact)
 {
     static const size_t special[] = {1, 2, 3, 4, 5, 7, 8, 13, 16, 17, 31, 32, 33, 48, 64, 65, 97, 128};
     const size_t nspecial = sizeof special / sizeof special[0];
@@ -127,23 +172,24 @@ static void run_cpu(const char *cpu, ex_fn ex, ws_fn wsz, const size_t *exact_sh
         size_t m = (t & 4) ? special[tkt_rand() % nspecial] : tkt_range(1, 40 * TKT_SCALE);
         size_t n = (t & 8) ? special[tkt_rand() % nspecial] : tkt_range(1, 40 * TKT_SCALE);
         size_t k = (t & 16) ? special[tkt_rand() % nspecial] : tkt_range(1, 70 * TKT_SCALE);
-        one_case(cpu, ex, wsz, m, n, k, exact);
+        one_case(cpu, ex, plain, wsz, m, n, k, exact);
     }
     /* the table's exact-shape rows run their own compiled instance of the driver */
     for (t = 0; t < (int)nexact; t++) {
         int r;
         for (r = 0; r < 8; r++)
-            one_case(cpu, ex, wsz, exact_shapes[3 * t], exact_shapes[3 * t + 1], exact_shapes[3 * t + 2], r & 1);
+            one_case(cpu, ex, plain, wsz, exact_shapes[3 * t], exact_shapes[3 * t + 1], exact_shapes[3 * t + 2], r & 1);
+        plain_exact(cpu, plain, exact_shapes[3 * t], exact_shapes[3 * t + 1], exact_shapes[3 * t + 2]);
     }
 #ifndef TK_TEST_SMALL
     /* past the cache blocks: several kc, mc and nc blocks and their edges */
-    one_case(cpu, ex, wsz, 300, 700, 600, 0);
-    one_case(cpu, ex, wsz, 1, 3000, 2500, 1);
-    one_case(cpu, ex, wsz, 9, 1100, 1500, 0);
-    one_case(cpu, ex, wsz, 517, 259, 1031, 1);
+    one_case(cpu, ex, plain, wsz, 300, 700, 600, 0);
+    one_case(cpu, ex, plain, wsz, 1, 3000, 2500, 1);
+    one_case(cpu, ex, plain, wsz, 9, 1100, 1500, 0);
+    one_case(cpu, ex, plain, wsz, 517, 259, 1031, 1);
 #else
-    one_case(cpu, ex, wsz, 70, 90, 300, 0);
-    one_case(cpu, ex, wsz, 1, 200, 300, 1);
+    one_case(cpu, ex, plain, wsz, 70, 90, 300, 0);
+    one_case(cpu, ex, plain, wsz, 1, 200, 300, 1);
 #endif
     printf("cpu %s: %lu checks\n", cpu, tkt_pass + tkt_fail - before);
 }
@@ -152,7 +198,7 @@ static void run_cpu(const char *cpu, ex_fn ex, ws_fn wsz, const size_t *exact_sh
 #define TKT_CPU_RUN(sym, token, isa)                                                                      \
     if (runnable_##isa) {                                                                                 \
         static const size_t exact_##sym[] = {TKI_GEMM_F32_EXACT_SHAPES_##sym(TKT_SHAPE) 0};               \
-        run_cpu(token, tki_gemm_f32_ex_##sym, tki_gemm_f32_workspace_size_##sym, exact_##sym,            \
+        run_cpu(token, tki_gemm_f32_ex_##sym, tki_gemm_f32_plain_##sym, tki_gemm_f32_workspace_size_##sym, exact_##sym,            \
                 sizeof exact_##sym / sizeof exact_##sym[0] / 3);                                          \
     } else printf("cpu %s: skipped, this CPU cannot run %s\n", token, #isa);
 #define TKT_ISA_FLAG(isa, runnable) int runnable_##isa = (runnable);

@@ -44,16 +44,7 @@ static inline tk_status tk_gemm_f32(tk_trans transa, tk_trans transb, size_t m, 
                                     float alpha, const float *a, size_t lda, const float *b,
                                     size_t ldb, float beta, float *c, size_t ldc)
 {
-    /* every field set one by one: a memset here compiles to `rep stos`, whose start-up cost was a
-     * third of a 4x4x4 call */
-    tk_gemm_desc d;
-    d.transa = transa; d.transb = transb;
-    d.m = m; d.n = n; d.k = k;
-    d.alpha = alpha; d.a = a; d.lda = lda; d.b = b; d.ldb = ldb;
-    d.beta = beta; d.c = c; d.ldc = ldc;
-    d.epilogue = TK_EPI_NONE; d.bias = NULL; d.clamp_lo = 0.0f; d.clamp_hi = 0.0f;
-    d.workspace = NULL; d.workspace_size = 0; d.part = 0; d.nparts = 1;
-    return tk_gemm_f32_ex(&d);
+    return TKI_SEL(tki_gemm_f32_plain)(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 /* The CPU table this copy of tk was generated for, e.g. "zen5". */

@@ -188,6 +188,24 @@ static inline int tki_overlap(const void *p, size_t pn, const void *q, size_t qn
     return pn && qn && a < b + qn && b < a + pn;
 }
 
+/* The descriptor of a plain call: no epilogue, no bias, tk's own workspace, one part. Fields are set
+ * one by one: a memset here compiles to `rep stos`, whose start-up cost was a third of a 4x4x4 call. */
+static inline void tki_gemm_desc_plain(tk_gemm_desc *d, tk_trans transa, tk_trans transb, size_t m, size_t n,
+                                       size_t k, float alpha, const float *a, size_t lda, const float *b,
+                                       size_t ldb, float beta, float *c, size_t ldc)
+{
+    d->transa = transa; d->transb = transb;
+    d->m = m; d->n = n; d->k = k;
+    d->alpha = alpha; d->a = a; d->lda = lda; d->b = b; d->ldb = ldb;
+    d->beta = beta; d->c = c; d->ldc = ldc;
+    d->epilogue = TK_EPI_NONE; d->bias = NULL; d->clamp_lo = 0.0f; d->clamp_hi = 0.0f;
+    d->workspace = NULL; d->workspace_size = 0; d->part = 0; d->nparts = 1;
+}
+
+/* What an exact-shape row's plain instance returns when the generic entry must run (tk_status
+ * values are 0 or negative). */
+#define TKI_NOT_EXACT 1
+
 /* Validates everything that does not depend on the CPU table; fills *g. *nothing is set when there
  * is no work (m or n zero): BLAS semantics, C untouched. The checks run before any write. */
 static inline tk_status tki_gemm_check(const tk_gemm_desc *d, tki_gemm_args *g, int *nothing)

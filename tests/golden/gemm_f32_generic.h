@@ -235,8 +235,9 @@ static inline  tk_status tki_gemm_f32_ws_pick_generic(const tki_gemm_cfg *cfg, c
 }
 
 /* Row 0 matches 7 x 5 x 3 only: validates d with that shape constant (the checks fold to a few
- * compares), then computes into *st and returns 1; returns 0 when the generic entry must run instead. */
-static TKI_UNUSED TKI_FLATTEN  int tki_gemm_f32_exact_generic_0(const tk_gemm_desc *d0, tk_status *st)
+ * compares), then computes into *st and returns 1; returns 0 when the generic entry must run instead.
+ * The descriptor instance and the plain one below both inline it. */
+static inline  int tki_gemm_f32_exact_body_generic_0(const tk_gemm_desc *d0, tk_status *st)
 {
     const tki_gemm_cfg *cfg = &tki_gemm_f32_cfgs_generic[0];
     tk_gemm_desc d = *d0;
@@ -263,17 +264,44 @@ static TKI_UNUSED TKI_FLATTEN  int tki_gemm_f32_exact_generic_0(const tk_gemm_de
     tki_gemm_f32_blocked_generic(cfg, &g, 0, 7, 0, 5, ws, ws_floats);
     return 1;
 }
+static TKI_UNUSED TKI_FLATTEN  int tki_gemm_f32_exact_generic_0(const tk_gemm_desc *d0, tk_status *st)
+{
+    return tki_gemm_f32_exact_body_generic_0(d0, st);
+}
+/* Row 0 for the plain call (tk_gemm_f32, neither operand transposed): every argument arrives in a
+ * register and the descriptor is built here, so its constant fields (no epilogue, no bias, one
+ * part) fold the checks that look at them. Returns the status, or TKI_NOT_EXACT. */
+static TKI_UNUSED TKI_FLATTEN  int tki_gemm_f32_exactnn_generic_0(float alpha, const float *a, size_t lda,
+        const float *b, size_t ldb, float beta, float *c, size_t ldc)
+{
+    tk_gemm_desc d;
+    tk_status st;
+    tki_gemm_desc_plain(&d, TK_NO_TRANS, TK_NO_TRANS, 7, 5, 3, alpha, a, lda, b, ldb, beta, c, ldc);
+    return tki_gemm_f32_exact_body_generic_0(&d, &st) ? (int)st : TKI_NOT_EXACT;
+}
 
 /* Every exact-shape row's (m, n, k), for tests and tools. */
 #define TKI_GEMM_F32_EXACT_SHAPES_generic(X) X(7, 5, 3)
 
-/* The exact-shape instance of row idx, if it has one (it sets *st); 0 when the generic entry must run. */
-static inline  int tki_gemm_f32_exact_generic(int idx, const tk_gemm_desc *d, tk_status *st)
+/* The exact-shape instance of row idx, if it has one (it sets *st); 0 when the generic entry must run.
+ * No target attribute: it only calls, and so it inlines into the entry, leaving one call. */
+static inline int tki_gemm_f32_exact_generic(int idx, const tk_gemm_desc *d, tk_status *st)
 {
     (void)d; (void)st;
     switch (idx) {
     case 0: return tki_gemm_f32_exact_generic_0(d, st);
     default: return 0;
+    }
+}
+
+/* The plain instance of row idx: its status, or TKI_NOT_EXACT when the generic entry must run. */
+static inline int tki_gemm_f32_exactnn_generic(int idx, float alpha, const float *a, size_t lda,
+        const float *b, size_t ldb, float beta, float *c, size_t ldc)
+{
+    (void)alpha; (void)a; (void)lda; (void)b; (void)ldb; (void)beta; (void)c; (void)ldc;
+    switch (idx) {
+    case 0: return tki_gemm_f32_exactnn_generic_0(alpha, a, lda, b, ldb, beta, c, ldc);
+    default: return TKI_NOT_EXACT;
     }
 }
 
@@ -300,6 +328,21 @@ static inline TKI_UNUSED tk_status tki_gemm_f32_ex_generic(const tk_gemm_desc *d
     if (d->nparts <= 1 && tki_gemm_f32_tile1_generic(cfg, &g, 0, g.m, 0, g.n)) return TK_OK;
     tki_gemm_f32_part_generic(cfg, &g, d->part, d->nparts ? d->nparts : 1, ws, ws_floats);
     return TK_OK;
+}
+
+/* The plain entry (tk_gemm_f32): an untransposed call whose shape has an exact-shape row goes
+ * straight to that row's plain instance; everything else through the descriptor entry. */
+static inline TKI_UNUSED tk_status tki_gemm_f32_plain_generic(tk_trans transa, tk_trans transb, size_t m, size_t n,
+        size_t k, float alpha, const float *a, size_t lda, const float *b, size_t ldb, float beta, float *c, size_t ldc)
+{
+    tk_gemm_desc d;
+    if (transa == TK_NO_TRANS && transb == TK_NO_TRANS) {
+        int r = tki_gemm_f32_exactnn_generic(tki_gemm_f32_select_generic(m, n, k), alpha, a, lda, b, ldb,
+                                              beta, c, ldc);
+        if (r != TKI_NOT_EXACT) return (tk_status)r;
+    }
+    tki_gemm_desc_plain(&d, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    return tki_gemm_f32_ex_generic(&d);
 }
 
 /* Parts of d worth running at once, 1 to max_parts: no more than the tiles along the row's split
