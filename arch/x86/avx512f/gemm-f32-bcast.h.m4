@@ -21,6 +21,13 @@ static inline TKM_TARGET __mmask16 tki_mask16_avx512f(size_t n, size_t first)
     return left >= 16 ? (__mmask16)0xFFFF : (__mmask16)((1u << left) - 1u);
 }
 
+/* the same for 8-lane vectors */
+static inline TKM_TARGET __mmask8 tki_mask8_avx512f(size_t n, size_t first)
+{
+    size_t left = n > first ? n - first : 0;
+    return left >= 8 ? (__mmask8)0xFF : (__mmask8)((1u << left) - 1u);
+}
+
 /* Packs rows x kc of row-major A (rows lda apart) into dst[p*mr + i], rows..mr-1 zero, mr <= 16:
  * sixteen columns at a time, each row read as one vector and the 16x16 block transposed in
  * registers. The portable loop reads the mr rows element by element; rows 4 KiB apart share L1
@@ -63,14 +70,22 @@ m4_define(<@tkm_pack_a_name@>, <@tki_pack_a_f32_avx512f@>)
 m4_define(<@tkm_pack_a_max_mr@>, <@16@>)
 m4_define(<@tkm_ukr_header_end@>, <@#endif /* TK_GEN_UKR_F32_AVX512F_H */@>)
 
+m4_dnl # The vector flavour of a kernel body (TKM_FL): z, 512-bit vectors of 16 lanes; y, 256-bit vectors
+m4_dnl # of 8 lanes with AVX-512VL masks, which one-vector tiles use when n <= 8 (Zen 4 issues two
+m4_dnl # 256-bit FMAs per cycle but one 512-bit: eight lanes at twice the rate).
+m4_define(<@_tkm_w@>, <@m4_ifelse(TKM_FL, y, <@_mm256@>, <@_mm512@>)@>)
+m4_define(<@_tkm_vt@>, <@m4_ifelse(TKM_FL, y, <@__m256@>, <@__m512@>)@>)
+m4_define(<@_tkm_mt@>, <@m4_ifelse(TKM_FL, y, <@__mmask8@>, <@__mmask16@>)@>)
+m4_define(<@_tkm_mf@>, <@m4_ifelse(TKM_FL, y, <@tki_mask8_avx512f@>, <@tki_mask16_avx512f@>)@>)
+
 m4_dnl # one k step (TKM_U of the unrolled group, 1 in the tail); the direct form (TKM_DIRECT 1) reads
 m4_dnl # A in place through row pointers at column p + TKM_U - 1 and masks B
 m4_define(<@_tkm_avx512_step@>, <@        {
-tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@            const __m512 b_<@@>TKM_V = m4_ifelse(TKM_DIRECT, 1, <@_mm512_maskz_loadu_ps(k_<@@>TKM_V, b + m4_eval(TKM_V * 16))@>, <@_mm512_loadu_ps(b + m4_eval(TKM_V * 16))@>);
+tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@            const _tkm_vt b_<@@>TKM_V = m4_ifelse(TKM_DIRECT, 1, <@_tkm_w<@@>_maskz_loadu_ps(k_<@@>TKM_V, b + m4_eval(TKM_V * 16))@>, <@_tkm_w<@@>_loadu_ps(b + m4_eval(TKM_V * 16))@>);
 @>)m4_dnl
 tkm_for(<@TKM_I@>, 0, TKM_MR - 1, <@            {
-                const __m512 ai = _mm512_set1_ps(m4_ifelse(TKM_DIRECT, 1, <@a_<@@>TKM_I<@@>[p + m4_eval(TKM_U - 1)]@>, <@a[TKM_I]@>));
-tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@                tkm_acc(TKM_I, TKM_V) = _mm512_fmadd_ps(ai, b_<@@>TKM_V, tkm_acc(TKM_I, TKM_V));
+                const _tkm_vt ai = _tkm_w<@@>_set1_ps(m4_ifelse(TKM_DIRECT, 1, <@a_<@@>TKM_I<@@>[p + m4_eval(TKM_U - 1)]@>, <@a[TKM_I]@>));
+tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@                tkm_acc(TKM_I, TKM_V) = _tkm_w<@@>_fmadd_ps(ai, b_<@@>TKM_V, tkm_acc(TKM_I, TKM_V));
 @>)m4_dnl
             }
 @>)m4_dnl
@@ -86,8 +101,36 @@ tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@                $1
             }
 @>)@>)
 
-m4_define(<@_tkm_avx512_masks@>, <@tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@    const __mmask16 k_<@@>TKM_V = tki_mask16_avx512f(n, m4_eval(TKM_V * 16));
+m4_define(<@_tkm_avx512_masks@>, <@tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@    const _tkm_mt k_<@@>TKM_V = _tkm_mf<@@>(n, m4_eval(TKM_V * 16));
 @>)@>)
+
+m4_dnl # the accumulators, the k loop and the stores, in the flavour TKM_FL
+m4_define(<@_tkm_avx512_body@>, <@m4_dnl
+m4_dnl # the direct form needs the column masks inside the k loop; the packed form only when storing
+m4_ifelse(TKM_DIRECT, 1, <@_tkm_avx512_masks<@@>@>)m4_dnl
+tkm_for(<@TKM_I@>, 0, TKM_MR - 1, <@tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@    _tkm_vt tkm_acc(TKM_I, TKM_V) = _tkm_w<@@>_setzero_ps();
+@>)@>)m4_dnl
+    for (; p < k - k % TKM_KU; p += TKM_KU) {
+tkm_for(<@TKM_U@>, 1, TKM_KU, <@_tkm_avx512_step@>)m4_dnl
+    }
+    for (; p < k; p++) {
+m4_pushdef(<@TKM_U@>, 1)_tkm_avx512_step<@@>m4_popdef(<@TKM_U@>)    }
+    {
+        const _tkm_vt va = _tkm_w<@@>_set1_ps(aux->alpha);
+m4_ifelse(TKM_DIRECT, 1, <@@>, <@_tkm_avx512_masks<@@>@>)m4_dnl
+tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@        const _tkm_vt bias_<@@>TKM_V = aux->bias ? _tkm_w<@@>_maskz_loadu_ps(k_<@@>TKM_V, aux->bias + m4_eval(TKM_V * 16)) : _tkm_w<@@>_setzero_ps();
+@>)m4_dnl
+        if (aux->beta == 0.0f && aux->alpha == 1.0f && !aux->bias) {
+            /* the plain product: one multiply-add less on every accumulator's path to memory */
+_tkm_avx512_rows(<@_tkm_w<@@>_mask_storeu_ps(c + TKM_I * ldc + m4_eval(TKM_V * 16), k_<@@>TKM_V, tkm_acc(TKM_I, TKM_V));@>)m4_dnl
+        } else if (aux->beta == 0.0f) {
+_tkm_avx512_rows(<@_tkm_w<@@>_mask_storeu_ps(c + TKM_I * ldc + m4_eval(TKM_V * 16), k_<@@>TKM_V, _tkm_w<@@>_fmadd_ps(va, tkm_acc(TKM_I, TKM_V), bias_<@@>TKM_V));@>)m4_dnl
+        } else {
+            const _tkm_vt vb = _tkm_w<@@>_set1_ps(aux->beta);
+_tkm_avx512_rows(<@_tkm_w<@@>_mask_storeu_ps(c + TKM_I * ldc + m4_eval(TKM_V * 16), k_<@@>TKM_V, _tkm_w<@@>_fmadd_ps(vb, _tkm_w<@@>_maskz_loadu_ps(k_<@@>TKM_V, c + TKM_I * ldc + m4_eval(TKM_V * 16)), _tkm_w<@@>_fmadd_ps(va, tkm_acc(TKM_I, TKM_V), bias_<@@>TKM_V)));@>)m4_dnl
+        }
+    }
+@>)
 
 m4_dnl # _tkm_avx512_kernel(NAME, MR, NV, KU, DIRECT): the body both forms share
 m4_define(<@_tkm_avx512_kernel@>, <@m4_dnl
@@ -100,8 +143,6 @@ m4_ifelse(TKM_DIRECT, 1, <@m4_dnl
 tkm_for(<@TKM_I@>, 0, TKM_MR - 1, <@    const float *TKI_RESTRICT a_<@@>TKM_I = a + (m > TKM_I ? TKM_I : 0) * aux->rsa;
 @>)m4_dnl
 @>)m4_dnl
-m4_dnl # the direct form needs the column masks inside the k loop; the packed form only when storing
-m4_ifelse(TKM_DIRECT, 1, <@_tkm_avx512_masks<@@>@>)m4_dnl
     /* C is touched only after the k loop: start fetching its rows now. A loop over the m rows (not
      * unrolled: its count is not a constant) keeps the compiler from holding MR*NV row addresses in
      * registers across the k loop, which made it spill accumulators. Only for a long k loop: a short
@@ -114,27 +155,14 @@ tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@            _mm_prefetch((const char *)(cp +
 @>)m4_dnl
         }
     }
-tkm_for(<@TKM_I@>, 0, TKM_MR - 1, <@tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@    __m512 tkm_acc(TKM_I, TKM_V) = _mm512_setzero_ps();
-@>)@>)m4_dnl
-    for (; p < k - k % TKM_KU; p += TKM_KU) {
-tkm_for(<@TKM_U@>, 1, TKM_KU, <@_tkm_avx512_step@>)m4_dnl
+m4_ifelse(TKM_NV, 1, <@m4_dnl
+    if (n <= 8) {
+m4_pushdef(<@TKM_FL@>, <@y@>)_tkm_avx512_body<@@>m4_popdef(<@TKM_FL@>)m4_dnl
+        return;
     }
-    for (; p < k; p++) {
-m4_pushdef(<@TKM_U@>, 1)_tkm_avx512_step<@@>m4_popdef(<@TKM_U@>)    }
-    {
-        const __m512 va = _mm512_set1_ps(aux->alpha);
-m4_ifelse(TKM_DIRECT, 1, <@@>, <@_tkm_avx512_masks<@@>@>)m4_dnl
-tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@        const __m512 bias_<@@>TKM_V = aux->bias ? _mm512_maskz_loadu_ps(k_<@@>TKM_V, aux->bias + m4_eval(TKM_V * 16)) : _mm512_setzero_ps();
 @>)m4_dnl
-        if (aux->beta == 0.0f && aux->alpha == 1.0f && !aux->bias) {
-            /* the plain product: one multiply-add less on every accumulator's path to memory */
-_tkm_avx512_rows(<@_mm512_mask_storeu_ps(c + TKM_I * ldc + m4_eval(TKM_V * 16), k_<@@>TKM_V, tkm_acc(TKM_I, TKM_V));@>)m4_dnl
-        } else if (aux->beta == 0.0f) {
-_tkm_avx512_rows(<@_mm512_mask_storeu_ps(c + TKM_I * ldc + m4_eval(TKM_V * 16), k_<@@>TKM_V, _mm512_fmadd_ps(va, tkm_acc(TKM_I, TKM_V), bias_<@@>TKM_V));@>)m4_dnl
-        } else {
-            const __m512 vb = _mm512_set1_ps(aux->beta);
-_tkm_avx512_rows(<@_mm512_mask_storeu_ps(c + TKM_I * ldc + m4_eval(TKM_V * 16), k_<@@>TKM_V, _mm512_fmadd_ps(vb, _mm512_maskz_loadu_ps(k_<@@>TKM_V, c + TKM_I * ldc + m4_eval(TKM_V * 16)), _mm512_fmadd_ps(va, tkm_acc(TKM_I, TKM_V), bias_<@@>TKM_V)));@>)m4_dnl
-        }
+    {
+m4_pushdef(<@TKM_FL@>, <@z@>)_tkm_avx512_body<@@>m4_popdef(<@TKM_FL@>)m4_dnl
     }
 }
 m4_popdef(<@TKM_MR@>)m4_popdef(<@TKM_NV@>)m4_popdef(<@TKM_KU@>)m4_popdef(<@TKM_DIRECT@>)m4_dnl
