@@ -5,8 +5,8 @@
 # its exact-shape instance; a completed run is recorded and the next one measures afresh; a run
 # killed mid-way leaves the table as it was and no lock or temporary file, and the rerun after it
 # measures nothing twice; a crashing configuration is recorded
-# and never chosen; evaluate's ratios to its oracle are at most 1; a malformed shape list is refused
-# with file:line.
+# and never chosen; evaluate's ratios to its oracle are at most 1; an exact shape tries the tiles
+# that cut it evenly (on an AVX-512 host); a malformed shape list is refused with file:line.
 # usage: tune_retune.sh TKTUNE TKGEN ROOT WORKDIR
 set -u
 tktune=$1 tkgen=$2 root=$3 work=$4
@@ -80,6 +80,17 @@ if TKTUNE_TEST_WRONG_MR=$mr "$tktune" retune --root "$root" --cpu a76 --tkgen "$
   --out "$work/a76w.tkt" --budget 4 --max-dim 32 --timeout 20 > "$work/o11" 2>&1; then bad "a wrong result under qemu was accepted"
 else grep -q "wrong result" "$work/o11" && grep -q ' level=check .* result=wrong ' "$work/a76w.log" && [ ! -e "$work/a76w.tkt" ] &&
   ok || bad "wrong result: $(tail -3 "$work/o11")"; fi
+
+# an exact shape also tries the tiles that cut it evenly (fixed-width ISAs with the direct form):
+# 32x32x32 on AVX-512 takes three 14x32 tiles, and 8x32 (four) must be among its measured instances
+if grep -qw avx512f /proc/cpuinfo 2>/dev/null; then
+  printf '32 32 32\n' > "$work/even.shapes"
+  "$tktune" retune --root "$root" --cpu x86-64-v4 --tkgen "$tkgen" --work "$work/v4" --log "$work/v4.log" --out "$work/v4.tkt" \
+    --budget 2 --top 1 --max-dim 32 --timeout 20 --shapes "$work/even.shapes" > "$work/o12" 2>&1 && ok ||
+    bad "retune of x86-64-v4 failed: $(tail -3 "$work/o12")"
+  grep -q ' level=full m=32 n=32 k=32 tile=8x2vec .* path=exact rep=0 result=ok' "$work/v4.log" && ok ||
+    bad "32x32x32 was not measured with an even 8x32 tile"
+fi
 
 # a malformed shape list
 printf 'small 7 9 5\nsmall 7 x 5\n' > "$work/shapes"

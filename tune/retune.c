@@ -85,6 +85,34 @@ static void add_cand(point *p, const tkt_row *r)
     if (p->nc < MAXC) p->cand[p->nc++] = *r;
 }
 
+/* An exact shape is one call: what costs there is the part of each tile that computes nothing, so
+ * besides the model's picks (kernels profiled for their asymptotic speed) it tries tiles that cut
+ * the shape evenly: for the vector counts that cover n in one or two column tiles, the row count
+ * that splits m into as few (and one more) equal tiles as the register file allows. 32x32x32 takes
+ * three 14x32 tiles, 42 rows of work for 32; 11x32 or 8x32 waste one or none. Fixed-width ISAs
+ * with the direct form only (A and B read in place, one k block). */
+static void add_even_tiles(point *p, const isa_desc *isa)
+{
+    unsigned long long m = p->sm[0], n = p->sn[0], k = p->sk[0];
+    if (isa->vla || !isa->direct) return;
+    for (unsigned cols = 1; cols <= 2; cols++) {
+        unsigned long long nvl = (n + (unsigned long long)isa->lanes * cols - 1) / ((unsigned long long)isa->lanes * cols);
+        unsigned nv = (unsigned)nvl, mrmax = 0;
+        if (nvl < 1 || nvl > 8 || (cols == 2 && nvl * isa->lanes >= n)) continue;
+        while (mrmax < 32 && tile_vregs(isa, mrmax + 1, nv) <= isa->vregs) mrmax++;
+        if (!mrmax) continue;
+        for (unsigned long long t = (m + mrmax - 1) / mrmax, t1 = t + 1; t <= t1 && t <= m; t++) {
+            tkt_row r;
+            memset(&r, 0, sizeof r);
+            r.mr = (unsigned)((m + t - 1) / t), r.nr = nv * isa->lanes, r.ku = 4;
+            r.kc = (k + 3) / 4 * 4, r.mc = (unsigned long long)r.mr * t, r.nc = (unsigned long long)r.nr * cols;
+            r.packb = 0, r.packa = 0, r.split = 'm', r.order = 'n';
+            snprintf(r.evidence, sizeof r.evidence, "measured");
+            add_cand(p, &r);
+        }
+    }
+}
+
 /* the shape list's shapes as exact-row points after pts[at]; -1 on a malformed list */
 static int read_shape_points(const char *path, point *pts, int at, int cap)
 {
@@ -256,6 +284,7 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
         int want = o->estimated ? 1 : o->topk < MAXC - 1 ? o->topk : MAXC - 1;
         int nb = nml > 0 ? model_best(isa, k, &h, ml, nml, (double)p->sm[0], (double)p->sn[0], ks, nks, best, want) : 0;
         for (int j = 0; j < nb; j++) add_cand(p, &best[j]);
+        if (p->exact && !o->estimated) add_even_tiles(p, isa);
         /* estimated: the model's first choice is the choice */
         for (int j = 0; j < p->nc && nb > 0 && o->estimated; j++)
             if (same_choice(&p->cand[j], &best[0])) p->win = j;
