@@ -36,7 +36,8 @@
 #define ROUNDS 2   /* measurements of each (configuration, shape), interleaved */
 #define CONFIRM 3  /* paired re-measurements (previous, challenger) a changed choice must win */
 #define RUN_REPS 10 /* repetition numbers one run may use (ROUNDS + CONFIRM of them) */
-#define STREAM_M 4  /* cells of at most this many rows are measured with B streamed from memory too */
+#define STREAM_M 4  /* cells of at most this many rows are measured with B streamed from memory */
+#define STREAM_N 4096 /* ... and, where n is open, this wide */
 
 static double now(void)
 {
@@ -291,6 +292,9 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
          * never reach that regime otherwise, and a shallow B that stays in cache wants other blocks
          * (kc 64 against kc 8 for 1x1408: 1.25x faster at depth 256, 0.87x at depth 12032). */
         if (cells[i].m.hi <= STREAM_M && hn >= 512 && !o->estimated) {
+            /* the open end stands for a model's widths (4096 to 14336), not for the grid's edge: a
+             * B row of 1408 floats is a stream too short for the prefetchers' ramp to matter */
+            if (cells[i].n.hi == TK_SIZE_INF) hn = fmax(hn, STREAM_N), mn = round(sqrt((double)cells[i].n.lo * hn));
             double kd = ceil(2.0 * (double)k->l3 / (4.0 * hn) / 256) * 256;
             if (kd > 16384) kd = 16384;
             if (kd > k2) k1 = k2 = kd, p->stream = 1;
