@@ -3,8 +3,6 @@
 #include "tk/gen/all.h"
 #include "tktest.h"
 
-typedef tk_status (*ex_fn)(const tk_gemm_desc *);
-typedef size_t (*ws_fn)(const tk_gemm_desc *);
 
 enum { M = 5, N = 7, K = 6, PAD = 16 };
 static float A[M * K], B[K * N];
@@ -78,9 +76,6 @@ static void run_cpu(const char *cpu, ex_fn ex, ws_fn wsz)
         TKT_CHECK(changed == 0, "%s valid call: %zu cells wrong or written outside C", cpu, changed);
     }
 }
-
-typedef tk_status (*plain_fn)(tk_trans, tk_trans, size_t, size_t, size_t, float, const float *, size_t,
-                              const float *, size_t, float, float *, size_t);
 
 /* The plain entry (tk_gemm_f32) on a shape: an exact-shape row's shape takes that row's own plain
  * instance, which validates by itself. Operands live in one buffer so that overlaps can be made. */

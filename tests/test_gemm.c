@@ -6,11 +6,6 @@
 #include "tk/ref.h"
 #include "tktest.h"
 
-typedef tk_status (*ex_fn)(const tk_gemm_desc *);
-typedef size_t (*ws_fn)(const tk_gemm_desc *);
-typedef tk_status (*plain_fn)(tk_trans, tk_trans, size_t, size_t, size_t, float, const float *, size_t,
-                              const float *, size_t, float, float *, size_t);
-
 static void fill_operands(tk_gemm_desc *d, float *a, float *b, float *c, float *bias, int exact)
 {
     size_t arows = d->transa ? d->k : d->m, brows = d->transb ? d->n : d->k, i;

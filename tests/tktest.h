@@ -10,6 +10,12 @@
 
 #include "tk/internal.h" /* TKI_UNUSED */
 
+/* A CPU's entry points, as the end-to-end tests call them through TKI_GEN_CPUS */
+typedef tk_status (*ex_fn)(const tk_gemm_desc *);
+typedef size_t (*ws_fn)(const tk_gemm_desc *);
+typedef tk_status (*plain_fn)(tk_trans, tk_trans, size_t, size_t, size_t, float, const float *, size_t,
+                              const float *, size_t, float, float *, size_t);
+
 static unsigned long tkt_pass, tkt_fail;
 static uint64_t tkt_seed, tkt_state;
 

@@ -14,18 +14,11 @@ m4_define(<@tkm_ukr_header_begin@>, <@#ifndef TK_GEN_UKR_F32_AVX512F_H
 #include <immintrin.h>
 #include "tk/internal.h"
 
-/* lanes of vector v that hold columns < n */
-static inline TKM_TARGET __mmask16 tki_mask16_avx512f(size_t n, size_t first)
+/* the lanes of a vector of `lanes` (8 or 16) whose columns first.. are < n */
+static inline TKM_TARGET unsigned tki_mask_avx512f(size_t n, size_t first, size_t lanes)
 {
     size_t left = n > first ? n - first : 0;
-    return left >= 16 ? (__mmask16)0xFFFF : (__mmask16)((1u << left) - 1u);
-}
-
-/* the same for 8-lane vectors */
-static inline TKM_TARGET __mmask8 tki_mask8_avx512f(size_t n, size_t first)
-{
-    size_t left = n > first ? n - first : 0;
-    return left >= 8 ? (__mmask8)0xFF : (__mmask8)((1u << left) - 1u);
+    return left >= lanes ? (1u << lanes) - 1u : (1u << left) - 1u;
 }
 
 /* Packs rows x kc of row-major A (rows lda apart) into dst[p*mr + i], rows..mr-1 zero, mr <= 16:
@@ -35,7 +28,7 @@ static inline TKM_TARGET __mmask8 tki_mask8_avx512f(size_t n, size_t first)
 static inline TKM_TARGET void tki_pack_a_f32_avx512f(const float *TKI_RESTRICT src, size_t lda, size_t rows,
                                                      size_t kc, size_t mr, float *TKI_RESTRICT dst)
 {
-    const __mmask16 keep = tki_mask16_avx512f(mr, 0);
+    const __mmask16 keep = (__mmask16)tki_mask_avx512f(mr, 0, 16);
     size_t p = 0, i;
     for (; p + 16 <= kc; p += 16) {
 tkm_for(<@TKM_I@>, 0, 15, <@        const __m512 r<@@>TKM_I = rows > TKM_I ? _mm512_loadu_ps(src + TKM_I * lda + p) : _mm512_setzero_ps();
@@ -76,7 +69,7 @@ m4_dnl # 256-bit FMAs per cycle but one 512-bit: eight lanes at twice the rate).
 m4_define(<@_tkm_w@>, <@m4_ifelse(TKM_FL, y, <@_mm256@>, <@_mm512@>)@>)
 m4_define(<@_tkm_vt@>, <@m4_ifelse(TKM_FL, y, <@__m256@>, <@__m512@>)@>)
 m4_define(<@_tkm_mt@>, <@m4_ifelse(TKM_FL, y, <@__mmask8@>, <@__mmask16@>)@>)
-m4_define(<@_tkm_mf@>, <@m4_ifelse(TKM_FL, y, <@tki_mask8_avx512f@>, <@tki_mask16_avx512f@>)@>)
+m4_define(<@_tkm_lanes@>, <@m4_ifelse(TKM_FL, y, 8, 16)@>)
 
 m4_dnl # one k step (TKM_U of the unrolled group, 1 in the tail); the direct form (TKM_DIRECT 1) reads
 m4_dnl # A in place through row pointers at column p + TKM_U - 1 and masks B
@@ -101,7 +94,7 @@ tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@                $1
             }
 @>)@>)
 
-m4_define(<@_tkm_avx512_masks@>, <@tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@    const _tkm_mt k_<@@>TKM_V = _tkm_mf<@@>(n, m4_eval(TKM_V * 16));
+m4_define(<@_tkm_avx512_masks@>, <@tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@    const _tkm_mt k_<@@>TKM_V = (_tkm_mt)tki_mask_avx512f(n, m4_eval(TKM_V * 16), _tkm_lanes);
 @>)@>)
 
 m4_dnl # the accumulators, the k loop and the stores, in the flavour TKM_FL
