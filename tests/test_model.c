@@ -7,7 +7,7 @@
 
 int main(void)
 {
-    model_machine h = {48e3, 2e6, 32e6, 200e9, 100e9, 20e9, 5e-9, 20e-9, 90e-9, 50e-9, 2};
+    model_machine h = {48e3, 2e6, 32e6, 200e9, 100e9, 20e9, 5e-9, 20e-9, 90e-9, 50e-9, 2, 10e-9, 30e9, 32};
     model_config c = {14, 32, 256, 336, 2048, 180.0, 1, 1, 1, 'n'};
     static const double sizes[] = {1, 7, 64, 100, 333, 1024, 4096};
     const int ns = (int)(sizeof sizes / sizeof sizes[0]);
@@ -34,6 +34,9 @@ int main(void)
                 model_machine wide = h;
                 wide.bw_dram *= 2, wide.bw_l2 *= 2, wide.bw_l3 *= 2;
                 TKT_CHECK(model_time(&wide, &c, m, n, k) <= t, "more bandwidth made %gx%gx%g slower", m, n, k);
+                model_machine cheap = h;
+                cheap.pack_bw *= 2, cheap.call /= 2;
+                TKT_CHECK(model_time(&cheap, &c, m, n, k) <= t, "cheaper packing and calls made %gx%gx%g slower", m, n, k);
                 model_config two = c;
                 two.threads = 2;
                 TKT_CHECK(model_time(&h, &two, m, n, k) <= t, "two threads slower at %gx%gx%g", m, n, k);

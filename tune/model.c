@@ -1,9 +1,11 @@
 /* model.c - see model.h. The loop nest it models is templates/gemm-f32-blocked.h.m4:
- *   level 3 (threads, then jc by nc and pc by kc): pack a kc x nc block of B, from DRAM;
- *   level 2 (ic by mc): pack an mc x kc block of A, from DRAM, into L2;
- *   level 1 (the tiles of the block): each microkernel call loads its B micro-panel (from L3, where
- *            the B block lives) and its A micro-panel (from L2), and reads and writes its C tile;
- *   level 0: the microkernel itself, profiled (ukr_gflops), never modelled. */
+ *   level 3 (threads, then jc by nc and pc by kc): pack a kc x nc block of B (or read B in place);
+ *   level 2 (ic by mc): pack an mc x kc block of A into L2 (or read A in place);
+ *   level 1 (the tiles of the block): each microkernel call loads its B micro-panel and its A
+ *            micro-panel and reads and writes its C tile;
+ *   level 0: the microkernel itself, profiled (ukr_gflops), never modelled.
+ * Each loop ends with a shorter step when its bound is not a multiple of its block; operands come
+ * from the smallest cache level that holds them all (docs/tuner.md, "The model"). */
 #include "model.h"
 
 #include <math.h>
@@ -23,6 +25,12 @@ static double temporal(double iters, double load, double compute, double store)
     return load + (iters - 1) * fmax(load, compute) + compute + store;
 }
 
+/* copying `bytes` into a packed panel: read from where they live, written at the core's copy rate */
+static double pack(const model_machine *h, double bytes, double latency, double bandwidth)
+{
+    return transfer(bytes, latency, bandwidth) + (h->pack_bw > 0 ? bytes / h->pack_bw : 0.0);
+}
+
 int model_fits(const model_machine *h, const model_config *c)
 {
     const double f = 4.0;
@@ -33,6 +41,55 @@ int model_fits(const model_machine *h, const model_config *c)
            (double)c->kc * c->nc * f <= h->l3_bytes;               /* level 3: B block in L3 */
 }
 
+/* level 1: the tiles of one mcur x ncur block at depth kcur, in sequence (eqs. 4-5). Rows and
+ * columns past the shape's edge are computed with the rest of their tile (masked, not skipped). */
+static double level1(const model_machine *h, const model_config *c, double mcur, double ncur, double kcur,
+                     double nblock, double bw_src, double lat_src)
+{
+    const double f = 4.0, ti = cdiv(mcur, c->mr), tj = cdiv(ncur, c->nr);
+    const double t0 = 2.0 * c->mr * c->nr * kcur / (c->ukr_gflops * 1e9) + h->call;
+    double load;
+    if (c->pack_a) {
+        /* B micro-panel from the packed block (L2 when it fits half of it, else L3), reused by the
+         * block's row tiles; A micro-panel from the packed A block in L2 */
+        const int b_in_l2 = kcur * nblock * f <= h->l2_bytes / 2;
+        load = transfer(c->nr * kcur * f, b_in_l2 ? h->lat_l2 : h->lat_l3, b_in_l2 ? h->bw_l2 : h->bw_l3) / ti +
+               transfer(c->mr * kcur * f, h->lat_l2, h->bw_l2);
+    } else {
+        /* read in place: each B micro-panel once per block from where B lives, reused by the row
+         * tiles; A micro-panels from L2 after the block's first column of tiles read them. A panel
+         * is kcur rows of B, one access stream each (the next panel continues them): past the
+         * prefetchers' stream capacity the rows arrive at a fraction of the bandwidth (1 x 4096 x
+         * 4096 ran 1.3x faster at kc 8 than at kc 64) */
+        const double rows_bw = h->streams > 0 ? bw_src * fmin(1.0, h->streams / kcur) : bw_src;
+        load = transfer(c->nr * kcur * f, lat_src, rows_bw) / ti + transfer(c->mr * kcur * f, h->lat_l2, h->bw_l2) +
+               transfer(mcur * kcur * f, lat_src, bw_src) / (ti * tj);
+    }
+    /* the row tiles after the first find the B micro-panel in L1 only when it fits half of it;
+     * otherwise each reads it again from L2 (6x64 at kc 1024 ran at half the rate of 14x32 at kc
+     * 384 for 12 x 896 x 4864) */
+    if (c->nr * kcur * f > h->l1_bytes / 2) load += transfer(c->nr * kcur * f, h->lat_l2, h->bw_l2) * (ti - 1) / ti;
+    /* each call reads its C tile (beta 1 after the first k block) and writes it back, from where the
+     * block of C lives, and the kernel waits for it: a cost per tile, not overlapped (charged once
+     * per block, the model was blind to it and picked kc 64 over kc 512 at 1024^3, where kc 512 is
+     * 10% faster) */
+    const int c_in_l2 = mcur * ncur * f <= h->l2_bytes / 2;
+    const double ctile = transfer(2.0 * c->mr * c->nr * f, c_in_l2 ? h->lat_l2 : h->lat_l3, c_in_l2 ? h->bw_l2 : h->bw_l3);
+    return temporal(ti * tj, load, t0 + ctile, 0.0);
+}
+
+/* level 2: the ic loop over m for one kcur x ncur block of B. Packing is work of the core itself,
+ * so it adds to the time (read from where A lives, written at the copy rate). */
+static double level2(const model_machine *h, const model_config *c, double m, double mc, double ncur, double kcur,
+                     double nblock, double bw_src, double lat_src)
+{
+    const double f = 4.0, full = floor(m / mc), rest = m - full * mc;
+    const double t1 = full > 0 ? level1(h, c, mc, ncur, kcur, nblock, bw_src, lat_src) : 0;
+    const double t1r = rest > 0 ? level1(h, c, rest, ncur, kcur, nblock, bw_src, lat_src) : 0;
+    if (!c->pack_a) return full * t1 + t1r; /* the tiles' own loads stream A in place */
+    return full * (t1 + pack(h, mc * kcur * f, lat_src, bw_src)) + (rest > 0 ? t1r + pack(h, rest * kcur * f, lat_src, bw_src) : 0);
+}
+
 double model_time(const model_machine *h, const model_config *c, double m, double n, double k)
 {
     const double f = 4.0;
@@ -41,30 +98,35 @@ double model_time(const model_machine *h, const model_config *c, double m, doubl
     if (m <= 0 || n <= 0 || k <= 0) return h->launch;
     /* eqs. 6-7: the partition gives each thread whole tiles of the split dimension and every thread
      * runs the same loop nest on its share, so the time is that of the largest share */
-    if (c->split == 'm') m = cdiv(cdiv(m, c->mr), p) * c->mr;
-    else n = cdiv(cdiv(n, c->nr), p) * c->nr;
-    const double kc = fmin((double)c->kc, k), mc = fmin((double)c->mc, cdiv(m, c->mr) * c->mr);
-    const double nc = fmin((double)c->nc, cdiv(n, c->nr) * c->nr);
-    /* level 0 (eq. 3, profiled): one microkernel call over a kc-deep tile */
-    const double t0 = 2.0 * c->mr * c->nr * kc / (c->ukr_gflops * 1e9);
-    /* level 1 (eqs. 4-5): the tiles of one mc x nc block, in sequence */
-    const double tiles1 = cdiv(mc, c->mr) * cdiv(nc, c->nr);
-    const double load1 = transfer((double)c->nr * kc * f, h->lat_l3, h->bw_l3) / cdiv(mc, c->mr) +
-                         transfer((double)c->mr * kc * f, h->lat_l2, h->bw_l2);
-    /* each call reads its C tile (beta 1 after the first k block) and writes it back, from where the
-     * mc x nc block of C lives, and the kernel waits for it: a cost per tile, not overlapped (charged
-     * once per block, as before, made the model blind to it and pick kc 64 over kc 512 at 1024^3,
-     * where measured back to back kc 512 is 10% faster) */
-    const int c_in_l2 = mc * nc * f <= h->l2_bytes / 2;
-    const double ctile = transfer(2.0 * c->mr * c->nr * f, c_in_l2 ? h->lat_l2 : h->lat_l3, c_in_l2 ? h->bw_l2 : h->bw_l3);
-    const double t1 = temporal(tiles1, load1, t0 + ctile, 0.0);
-    /* level 2: the ic loop, each step packing (or streaming) an A block from memory */
-    const double iters2 = cdiv(m, mc);
-    const double load2 = transfer(mc * kc * f * (c->pack_a ? 2.0 : 1.0), h->lat_dram, h->bw_dram);
-    const double t2 = temporal(iters2, load2, t1, 0.0);
-    /* level 3: the jc and pc loops, each step packing (or streaming) a kc x nc block of B */
-    const double jc = cdiv(n, nc), pc = cdiv(k, kc);
-    const double load3 = transfer(kc * nc * f * (c->pack_b ? 2.0 : 1.0), h->lat_dram, h->bw_dram);
-    const double t3 = temporal(jc * pc, load3, t2, 0.0);
+    if (c->split == 'm') m = fmin(m, cdiv(cdiv(m, c->mr), p) * c->mr);
+    else n = fmin(n, cdiv(cdiv(n, c->nr), p) * c->nr);
+    /* where the operands come from at the start of a call: the smallest level that holds all three
+     * (a product run again and again keeps them there; a weight matrix larger than the last-level
+     * cache streams from memory each time). Charging memory for operands that sit in L2 made the
+     * model pay latencies a small product never sees, and favour tall tiles that waste rows. */
+    const double foot = (m * k + k * n + m * n) * f;
+    const double bw_src = foot <= h->l2_bytes ? h->bw_l2 : foot <= h->l3_bytes ? h->bw_l3 : h->bw_dram;
+    const double lat_src = foot <= h->l2_bytes ? h->lat_l2 : foot <= h->l3_bytes ? h->lat_l3 : h->lat_dram;
+    /* the blocks: mc rows of A; nc columns of packed B (read in place, B is one block of all n);
+     * kc deep. A loop whose bound is not a multiple of its block ends with a shorter step, which
+     * costs what it computes (charging it a whole block made the model prefer blocks that happen to
+     * divide the shape: kc 128 over kc 256 at k = 600) */
+    const double mc = fmin((double)c->mc, m), kc = fmin((double)c->kc, k);
+    const double nc = c->pack_b ? fmin((double)c->nc, n) : n;
+    const double kfull = floor(k / kc), krest = k - kfull * kc, nfull = floor(n / nc), nrest = n - nfull * nc;
+    double t3 = 0;
+    /* level 3: the jc loop (full blocks, then the rest) around the pc loop (full depths, then the rest) */
+    for (int jn = 0; jn < 2; jn++) {
+        const double ncur = jn ? nrest : nc, nsteps = jn ? (nrest > 0) : nfull;
+        if (nsteps <= 0) continue;
+        double step[2], load[2];
+        for (int jk = 0; jk < 2; jk++) {
+            const double kcur = jk ? krest : kc;
+            step[jk] = kcur > 0 ? level2(h, c, m, mc, ncur, kcur, nc, bw_src, lat_src) : 0;
+            load[jk] = kcur > 0 ? (c->pack_b ? pack(h, kcur * ncur * f, lat_src, bw_src) : 0) : 0;
+        }
+        /* packed B adds its copy to each step; B read in place streams under the tiles */
+        t3 += nsteps * (kfull * (step[0] + load[0]) + (krest > 0 ? step[1] + load[1] : 0));
+    }
     return h->launch + t3; /* eq. 8 */
 }

@@ -10,6 +10,9 @@ typedef struct {
     double lat_l2, lat_l3, lat_dram;         /* fixed access latency, seconds (eq. 2) */
     double launch;                           /* fixed cost of one call, seconds (eq. 8) */
     unsigned cores;                          /* parallel units at the thread level (eq. 6) */
+    double call;                             /* fixed cost of one microkernel call, seconds (0: none) */
+    double pack_bw;                          /* bytes/s the core copies into packed panels (0: free) */
+    double streams;                          /* access streams the prefetchers follow at full rate (0: any) */
 } model_machine;
 
 typedef struct {

@@ -20,6 +20,7 @@
 #include "retune.h"
 
 #include "buckets.h"
+#include "calibrate.h"
 #include "estimate.h"
 #include "machine.h"
 #include "measure.h"
@@ -251,12 +252,10 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
     model_machine h;
 
     mkdir(po->work, 0777);
-    /* 1. machine */
-    if (!read_machine(po->log, po->cpu, &bw2, &bw3, &bwd)) {
-        if (o->dry_run || o->estimated) bwd = t->dram_gbs * 1e9, bw3 = 4 * bwd, bw2 = 10 * bwd;
-        else if (!machine_record(po->cpu, k, po->log, line, sizeof line) || !read_machine(po->log, po->cpu, &bw2, &bw3, &bwd))
-            die("could not measure this machine's bandwidths");
-    }
+    /* 1. machine (a dry or estimated run assumes bandwidths from the table's dram_gbs instead) */
+    if (!read_machine(po->log, po->cpu, &bw2, &bw3, &bwd) && !o->dry_run && !o->estimated &&
+        (!machine_record(po->cpu, k, po->log, line, sizeof line) || !read_machine(po->log, po->cpu, &bw2, &bw3, &bwd)))
+        die("could not measure this machine's bandwidths");
     phase[0] = now() - t0;
 
     /* 2. level 0 */
@@ -269,9 +268,11 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
 
     /* 3. plan */
     t1 = now();
-    h.l1_bytes = (double)k->l1, h.l2_bytes = (double)k->l2, h.l3_bytes = (double)k->l3;
-    h.bw_l2 = bw2, h.bw_l3 = bw3, h.bw_dram = bwd;
-    h.lat_l2 = 5e-9, h.lat_l3 = 20e-9, h.lat_dram = 90e-9, h.launch = 50e-9, h.cores = k->cores;
+    /* the model, its constants fitted to the measurements earlier runs left in the log */
+    calib_info ci;
+    char calib_line[600];
+    h = calib_machine(po->log, po->cpu, t, k, ml, nml, &ci);
+    calib_describe(&h, &ci, calib_line, sizeof calib_line);
     /* the largest dimension a grid point uses: about 50 ms per call at the table's peak, at most 2048 */
     double maxdim = o->max_dim > 0 ? o->max_dim : floor(cbrt(t->peak_gflops * 1e9 * 0.05 / 2) / 64) * 64;
     if (maxdim > 2048) maxdim = 2048;
@@ -489,6 +490,7 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
         FILE *f = pass ? rf : stdout;
         if (!f) continue;
         fprintf(f, "tktune retune %s: wrote %s (%d rows)\n", po->cpu, o->out, nt.n);
+        fprintf(f, "model: %s\n", calib_line);
         fprintf(f, "peak: best %s microkernel %.1f GFLOP/s (table's peak_gflops %.0f)%s\n", o->estimated ? "estimated" : "measured",
                 peak, t->peak_gflops, o->estimated ? "; GFLOP/s below are the model's estimates" : "");
         fprintf(f, "%-22s %9s %9s %7s %7s  %s\n", "point (m x n x k..)", "old GF/s", "new GF/s", "new/old", "%peak", "new choice");

@@ -4,11 +4,13 @@
  *   tktune machine     the host's bandwidths, as an op=machine record
  *   tktune profile     level 0: time the best-ranked microkernels (record log)
  *   tktune table       a table from the log by the model alone
+ *   tktune calibrate   the model's constants fitted to the log's whole-shape measurements
  *   tktune retune      everything behind `make retune ARCH=<cpu>`: machine, level 0, the model's
  *                      top few and the previous choice measured on whole shapes per grid cell and
  *                      per listed shape, the table written atomically, a text and SVG report
  *   tktune evaluate    the model's pick and the table's row against an oracle, on a shape list */
 #include "buckets.h"
+#include "calibrate.h"
 #include "estimate.h"
 #include "evaluate.h"
 #include "machine.h"
@@ -25,6 +27,7 @@ static void usage(void)
     fprintf(stderr, "usage: tktune candidates --root DIR --cpu CPU [--list]\n"
                     "       tktune machine --root DIR --cpu CPU [--log FILE]\n"
                     "       tktune table --root DIR --cpu CPU --log FILE --out TABLE\n"
+                    "       tktune calibrate --root DIR --cpu CPU --log FILE\n"
                     "       tktune profile --root DIR --cpu CPU --log FILE --work DIR --tkgen PATH [--cc CC]\n"
                     "                      [--budget N] [--timeout S] [--kc K]\n"
                     "       tktune retune --root DIR --cpu CPU --work DIR --tkgen PATH [--log FILE] [--out TABLE]\n"
@@ -58,7 +61,7 @@ int main(int argc, char **argv)
     int top = 16, dry = 0;
     double max_dim = 0;
     if (strcmp(cmd, "candidates") && strcmp(cmd, "profile") && strcmp(cmd, "machine") && strcmp(cmd, "table") &&
-        strcmp(cmd, "retune") && strcmp(cmd, "evaluate"))
+        strcmp(cmd, "retune") && strcmp(cmd, "evaluate") && strcmp(cmd, "calibrate"))
         usage();
     for (int i = 2; i < argc; i++) {
         if (!strcmp(argv[i], "--root") && i + 1 < argc) g_root = argv[++i];
@@ -145,22 +148,23 @@ int main(int argc, char **argv)
         return retune_run(&ro, isa, &t, &k, l0, n0);
     }
 
-    if (!strcmp(cmd, "table")) {
-        /* measured level 0 + modelled blocks -> buckets -> a new table, written atomically */
+    if (!strcmp(cmd, "table") || !strcmp(cmd, "calibrate")) {
+        /* measured level 0 + modelled blocks -> buckets -> a new table, written atomically; or only
+         * the model's constants fitted to the log (calibrate) */
         static measured_l0 ml[4096];
         static tkt_table nt;
-        model_machine h;
-        double bw2, bw3, bwd;
-        char err[1300], date[32];
+        calib_info ci;
+        char err[1300], date[32], desc[600];
         time_t now = time(NULL);
-        if (!o.log || !out_path) usage();
+        if (!o.log || (!out_path && !strcmp(cmd, "table"))) usage();
         int n = read_level0(o.log, cpu, ml, 4096);
         if (n == 0) die("%s has no successful level-0 record for %s: run tktune profile first", o.log, cpu);
-        int have_bw = read_machine(o.log, cpu, &bw2, &bw3, &bwd);
-        if (!have_bw) bwd = t.dram_gbs * 1e9, bw3 = 4 * bwd, bw2 = 10 * bwd;
-        h.l1_bytes = (double)k.l1, h.l2_bytes = (double)k.l2, h.l3_bytes = (double)k.l3;
-        h.bw_l2 = bw2, h.bw_l3 = bw3, h.bw_dram = bwd;
-        h.lat_l2 = 5e-9, h.lat_l3 = 20e-9, h.lat_dram = 90e-9, h.launch = 50e-9, h.cores = k.cores;
+        model_machine h = calib_machine(o.log, cpu, &t, &k, ml, n, &ci);
+        calib_describe(&h, &ci, desc, sizeof desc);
+        if (!strcmp(cmd, "calibrate")) {
+            printf("model: %s\n", desc);
+            return 0;
+        }
         nt = t;
         nt.n = choose_rows(isa, &k, &h, ml, n, nt.rows, MAXROWS);
         if (nt.n <= 0) die("no table rows could be chosen");
@@ -170,7 +174,7 @@ int main(int argc, char **argv)
         snprintf(nt.date, sizeof nt.date, "%s", date);
         nt.nnotes = 0;
         snprintf(nt.notes[nt.nnotes++], sizeof nt.notes[0], "level 0: %d microkernels measured on this machine (record log %s)", n, o.log);
-        snprintf(nt.notes[nt.nnotes++], sizeof nt.notes[0], "blocks: Helix model over bandwidths %s (L2 %.3g, L3 %.3g, DRAM %.3g B/s)", have_bw ? "measured" : "assumed from dram_gbs", bw2, bw3, bwd);
+        snprintf(nt.notes[nt.nnotes++], sizeof nt.notes[0], "blocks: Helix model over bandwidths %s (L2 %.3g, L3 %.3g, DRAM %.3g B/s)", ci.have_bw ? "measured" : "assumed from dram_gbs", h.bw_l2, h.bw_l3, h.bw_dram);
         if (!write_table_atomically(out_path, &nt, isa, err, sizeof err)) die("%s", err);
         printf("tktune: wrote %s (%d rows)\n", out_path, nt.n);
         return 0;

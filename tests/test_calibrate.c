@@ -1,0 +1,95 @@
+/* The model's calibration (tune/calibrate.c): a record log written here from a known machine (fixed
+ * costs the default constants get wrong) is read back with every usable measurement in its group and
+ * every unusable line skipped; the fit must then rank the log's groups as well as that machine does,
+ * where the defaults rank them badly; a log with too few groups keeps the defaults. */
+#include "../tune/calibrate.h"
+#include "tktest.h"
+
+#define NSHAPES 60
+#define PER 6
+
+static const cand_l0 kernels[] = {{14, 2, 4, 0}, {14, 2, 4, 1}, {6, 4, 4, 0}, {6, 4, 4, 1},
+                                   {2, 8, 4, 1}, {30, 1, 4, 1}, {30, 1, 4, 0}, {4, 6, 4, 1}};
+#define NK ((int)(sizeof kernels / sizeof kernels[0]))
+
+int main(int argc, char **argv)
+{
+    static calib_rec recs[NSHAPES * PER + 8];
+    static measured_l0 l0[NK];
+    const cand_caps caps = {16, 32768, 1048576, 33554432, 2};
+    tkt_table t;
+    char path[1024];
+    int written = 0, groups = 0;
+    tkt_init();
+    if (argc < 2) return fprintf(stderr, "usage: test_calibrate DIR\n"), 2;
+    memset(&t, 0, sizeof t);
+    t.dram_gbs = 40;
+    /* the machine the log is measured on: calls and packing cost far more than the defaults say */
+    model_machine truth = {32768, 1048576, 33554432, 70e9, 50e9, 28e9, 5e-9, 20e-9, 90e-9, 400e-9, 2, 60e-9, 6e9, 0};
+    snprintf(path, sizeof path, "%s/calib.records", argv[1]);
+    FILE *f = fopen(path, "w");
+    if (!f) return fprintf(stderr, "cannot write %s\n", path), 2;
+    fprintf(f, "tk-record 1 op=machine cpu=x bw_l2=7e+10 bw_l3=5e+10 bw_dram=2.8e+10 dram_set=1 evidence=measured date=1\n");
+    for (int i = 0; i < NK; i++) {
+        l0[i].c = kernels[i], l0[i].kc = 128, l0[i].gflops = 100.0 + 3.0 * (i % 3);
+        fprintf(f, "tk-record 1 op=gemm dtype=f32 cpu=x isa=avx512f level=0 tile=%ux%uvec ku=4 form=%s kc=128 result=ok gflops=%.2f spread=0.01 evidence=measured load=0.1 date=1\n",
+                kernels[i].mr, kernels[i].nv, kernels[i].direct ? "direct" : "packed", l0[i].gflops);
+    }
+    for (int s = 0; s < NSHAPES; s++) {
+        double m = (double)tkt_range(1, 300), n = (double)tkt_range(1, 300), k = (double)tkt_range(8, 600);
+        for (int j = 0; j < PER; j++) {
+            const cand_l0 *c = &kernels[tkt_range(0, NK - 1)];
+            unsigned long long kcs[64], mcs[64], ncs[64];
+            int nk = cand_kc(c, &caps, kcs, 64), x = (int)tkt_range(0, (size_t)(nk < 64 ? nk : 64) - 1);
+            int nm = cand_mc(c, kcs[x], &caps, mcs, 64), nn = cand_nc(c, kcs[x], &caps, ncs, 64);
+            unsigned long long mc = mcs[tkt_range(0, (size_t)(nm < 64 ? nm : 64) - 1)];
+            unsigned long long nc = ncs[tkt_range(0, (size_t)(nn < 64 ? nn : 64) - 1)];
+            double g = 0;
+            for (int q = 0; q < NK; q++)
+                if (l0[q].c.mr == c->mr && l0[q].c.nv == c->nv && l0[q].c.direct == c->direct) g = l0[q].gflops;
+            model_config mcfg = {c->mr, c->nv * 16, kcs[x], mc, nc, g, !c->direct, !c->direct, 1, 'm'};
+            double gf = 2 * m * n * k / model_time(&truth, &mcfg, m, n, k) * 1e-9;
+            fprintf(f, "tk-record 1 op=gemm dtype=f32 cpu=x isa=avx512f level=full m=%.0f n=%.0f k=%.0f tile=%ux%uvec ku=4 form=%s kc=%llu mc=%llu nc=%llu packb=%d split=m order=n rep=3 result=ok gflops=%.4f spread=0.01 evidence=measured load=0.1 date=1\n",
+                    m, n, k, c->mr, c->nv, c->direct ? "direct" : "packed", kcs[x], mc, nc / (c->nv * 16), !c->direct, gf);
+            written++;
+        }
+    }
+    /* lines the fit must not use: an exact-shape instance, a crash, another CPU, an unprofiled kernel */
+    fprintf(f, "tk-record 1 op=gemm dtype=f32 cpu=x isa=avx512f level=full m=5 n=5 k=5 tile=14x2vec ku=4 form=direct kc=8 mc=14 nc=1 packb=0 split=m order=n rep=3 path=exact result=ok gflops=9.0 spread=0.01 evidence=measured load=0.1 date=1\n");
+    fprintf(f, "tk-record 1 op=gemm dtype=f32 cpu=x isa=avx512f level=full m=5 n=5 k=5 tile=14x2vec ku=4 form=direct kc=8 mc=14 nc=1 packb=0 split=m order=n rep=3 result=crash signal=11 evidence=measured load=0.1 date=1\n");
+    fprintf(f, "tk-record 1 op=gemm dtype=f32 cpu=y isa=avx512f level=full m=5 n=5 k=5 tile=14x2vec ku=4 form=direct kc=8 mc=14 nc=1 packb=0 split=m order=n rep=3 result=ok gflops=9.0 spread=0.01 evidence=measured load=0.1 date=1\n");
+    fprintf(f, "tk-record 1 op=gemm dtype=f32 cpu=x isa=avx512f level=full m=5 n=5 k=5 tile=9x3vec ku=4 form=direct kc=8 mc=9 nc=1 packb=0 split=m order=n rep=3 result=ok gflops=9.0 spread=0.01 evidence=measured load=0.1 date=1\n");
+    fclose(f);
+
+    int n = calib_read(path, "x", &caps, l0, NK, recs, NSHAPES * PER + 8, &groups);
+    TKT_CHECK(n == written, "read %d whole-shape measurements, wrote %d usable ones", n, written);
+    TKT_CHECK(groups >= NSHAPES - 2 && groups <= NSHAPES, "%d groups for %d shapes", groups, NSHAPES);
+    for (int i = 1; i < n; i++) TKT_CHECK(recs[i].group >= recs[i - 1].group, "record %d out of its group's order", i);
+    TKT_CHECK(calib_score(&truth, recs, n, groups) > 0.9999, "the true machine ranks its own log at %.4f",
+              calib_score(&truth, recs, n, groups));
+
+    calib_info info;
+    model_machine h = calib_machine(path, "x", &t, &caps, l0, NK, &info);
+    TKT_CHECK(info.have_bw && h.bw_l2 == 7e10 && h.bw_dram == 2.8e10, "bandwidths not taken from the machine record");
+    TKT_CHECK(info.records == written && info.groups == groups, "the fit used %d records in %d groups", info.records, info.groups);
+    /* not vacuous: the default constants must rank this log badly for the fit to show anything */
+    TKT_CHECK(info.before < 0.97, "the defaults already rank the log at %.3f", info.before);
+    TKT_CHECK(info.after >= 0.99 && info.after > info.before, "fitted %.3f, defaults %.3f", info.after, info.before);
+    TKT_CHECK(fabs(calib_score(&h, recs, n, groups) - info.after) < 1e-9, "the returned machine is not the fitted one");
+    TKT_CHECK(h.lat_l2 <= h.lat_l3 && h.lat_l3 <= h.lat_dram, "latencies out of order: %g %g %g", h.lat_l2, h.lat_l3, h.lat_dram);
+
+    /* a log with a few groups only: the defaults stay */
+    snprintf(path, sizeof path, "%s/calib-small.records", argv[1]);
+    f = fopen(path, "w");
+    if (!f) return fprintf(stderr, "cannot write %s\n", path), 2;
+    for (int s = 0; s < 5; s++)
+        for (int j = 0; j < 3; j++)
+            fprintf(f, "tk-record 1 op=gemm dtype=f32 cpu=x isa=avx512f level=full m=%d n=64 k=64 tile=6x4vec ku=4 form=direct kc=%d mc=6 nc=1 packb=0 split=m order=n rep=0 result=ok gflops=%d spread=0.01 evidence=measured load=0.1 date=1\n",
+                    10 + s, 16 << j, 50 + j);
+    fclose(f);
+    h = calib_machine(path, "x", &t, &caps, l0, NK, &info);
+    TKT_CHECK(info.groups == 5 && h.call == 0 && h.launch == info.base.launch && !info.have_bw,
+              "a 5-group log changed the constants (call %g)", h.call);
+    TKT_CHECK(h.bw_dram == 40e9, "bandwidths not assumed from dram_gbs without a machine record");
+    return tkt_finish("test_calibrate");
+}

@@ -1,0 +1,181 @@
+/* calibrate.c - see calibrate.h. The model's shape comes from Helix (eqs. 1-8); what it cannot
+ * take from a datasheet or a bandwidth probe are the small constants: the latency of each level,
+ * the fixed cost of a call and of one microkernel call, and how fast the core copies a panel. Those
+ * decide the ranking of small and narrow shapes (where a tall tile wastes rows, or packing costs as
+ * much as the product) and the log already holds thousands of whole-shape measurements made side by
+ * side. The fit is a coordinate search over the constants (multiplicative steps) that maximises how
+ * often, and by how much, the model's first choice among the configurations measured together is
+ * the measured best: the tuner uses the model to rank, not to predict absolute times. The result
+ * is a function of the log alone, so a rerun on the same log gives the same model. */
+#include "calibrate.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define HASH 65536u
+
+typedef struct {
+    double m, n, k;
+    int rep, id;
+} group_key;
+
+static unsigned hash_key(double m, double n, double k, int rep)
+{
+    unsigned long long h = (unsigned long long)m * 1000003ull ^ (unsigned long long)n * 10007ull ^
+                           (unsigned long long)k * 101ull ^ (unsigned long long)rep * 7919ull;
+    return (unsigned)(h % HASH);
+}
+
+int calib_read(const char *log, const char *cpu, const cand_caps *k, const measured_l0 *l0,
+               int n0, calib_rec *out, int cap, int *groups)
+{
+    static group_key table[HASH];
+    static calib_rec ring[1 << 16];
+    static int count_of[1 << 16];
+    FILE *f = fopen(log, "r");
+    char line[1024], want[96];
+    int n = 0, ng = 0, ringcap = (int)(sizeof ring / sizeof ring[0]);
+    *groups = 0;
+    if (!f || cap <= 0) {
+        if (f) fclose(f);
+        return 0;
+    }
+    for (unsigned i = 0; i < HASH; i++) table[i].id = -1;
+    snprintf(want, sizeof want, " cpu=%s ", cpu);
+    while (fgets(line, sizeof line, f)) {
+        calib_rec r;
+        unsigned mr, nv, ku;
+        unsigned long long kc, mc, ncp;
+        int packb, rep;
+        char form[16], kind[8], split;
+        double m, nn, kk;
+        const char *p = strstr(line, " level=full m="), *g = strstr(line, " gflops=");
+        if (strncmp(line, "tk-record 1 op=gemm ", 20) || !strstr(line, want) || !p || !g || !strstr(line, " result=ok ") ||
+            strstr(line, " path=exact"))
+            continue;
+        if (sscanf(p, " level=full m=%lf n=%lf k=%lf tile=%ux%u%7[a-z] ku=%u form=%15s kc=%llu mc=%llu nc=%llu packb=%d "
+                      "split=%c order=%*c rep=%d",
+                   &m, &nn, &kk, &mr, &nv, kind, &ku, form, &kc, &mc, &ncp, &packb, &split, &rep) != 14)
+            continue;
+        int direct = !strcmp(form, "direct"), at = -1;
+        for (int i = 0; i < n0; i++) /* the last profile of this kernel */
+            if (l0[i].c.mr == mr && l0[i].c.nv == nv && l0[i].c.ku == ku && l0[i].c.direct == direct) at = i;
+        if (at < 0) continue;
+        unsigned nr = (unsigned)(nv * k->lanes_per_vector);
+        memset(&r, 0, sizeof r);
+        r.m = m, r.n = nn, r.k = kk, r.gflops = strtod(g + 8, NULL);
+        r.c.mr = mr, r.c.nr = nr, r.c.kc = kc, r.c.mc = mc, r.c.nc = ncp * nr;
+        r.c.ukr_gflops = l0[at].gflops, r.c.pack_a = !direct, r.c.pack_b = packb;
+        r.c.threads = 1, r.c.split = split;
+        /* its group: one shape measured in one repetition */
+        unsigned h = hash_key(m, nn, kk, rep); /* never full: at most HASH / 2 groups */
+        while (table[h].id >= 0 && !(table[h].m == m && table[h].n == nn && table[h].k == kk && table[h].rep == rep))
+            h = (h + 1) % HASH;
+        if (table[h].id < 0) {
+            if (ng >= (int)(HASH / 2)) continue; /* the table is half full: enough groups for a fit */
+            table[h].m = m, table[h].n = nn, table[h].k = kk, table[h].rep = rep, table[h].id = ng++;
+        }
+        r.group = table[h].id;
+        ring[n % ringcap] = r; /* a log longer than the ring keeps its latest measurements */
+        n++;
+    }
+    fclose(f);
+    if (n > ringcap) n = ringcap;
+    /* grouped together (a counting sort by group): every position below n gets one record */
+    memset(count_of, 0, sizeof count_of);
+    for (int i = 0; i < n; i++) count_of[ring[i].group + 1]++;
+    for (int i = 1; i <= ng; i++) count_of[i] += count_of[i - 1];
+    for (int i = 0; i < n; i++) {
+        int at = count_of[ring[i].group]++;
+        if (at < cap) out[at] = ring[i];
+    }
+    *groups = ng;
+    return n < cap ? n : cap;
+}
+
+double calib_score(const model_machine *h, const calib_rec *r, int n, int groups)
+{
+    double sum = 0;
+    int counted = 0;
+    (void)groups;
+    for (int i = 0; i < n;) {
+        int e = i, pick = -1, best = i;
+        double tbest = INFINITY;
+        while (e < n && r[e].group == r[i].group) {
+            double t = model_time(h, &r[e].c, r[e].m, r[e].n, r[e].k);
+            if (t < tbest) tbest = t, pick = e;
+            if (r[e].gflops > r[best].gflops) best = e;
+            e++;
+        }
+        /* a group weighs by its alternatives: ranking 100 of them says more than ranking 3 close ones */
+        if (e - i >= 3 && pick >= 0 && r[best].gflops > 0) sum += (e - i - 1) * r[pick].gflops / r[best].gflops, counted += e - i - 1;
+        i = e;
+    }
+    return counted ? sum / counted : 0;
+}
+
+/* the fitted constants, as an array the search walks */
+static double *param(model_machine *h, int i)
+{
+    double *p[] = {&h->launch, &h->call, &h->pack_bw, &h->lat_l2, &h->lat_l3, &h->lat_dram, &h->streams};
+    return p[i];
+}
+
+model_machine calib_machine(const char *log, const char *cpu, const tkt_table *t,
+                            const cand_caps *k, const measured_l0 *l0, int n0, calib_info *info)
+{
+    static calib_rec recs[1 << 16];
+    static const double step[] = {0.25, 0.5, 0.7071, 1.4142, 2.0, 4.0};
+    static const double lo[] = {1e-9, 0.1e-9, 1e9, 0.5e-9, 1e-9, 5e-9, 2}, hi[] = {5e-6, 200e-9, 1e12, 100e-9, 500e-9, 2e-6, 4096};
+    model_machine h;
+    calib_info local;
+    double bw2, bw3, bwd;
+    int groups = 0;
+    if (!info) info = &local;
+    memset(info, 0, sizeof *info);
+    memset(&h, 0, sizeof h);
+    info->have_bw = read_machine(log, cpu, &bw2, &bw3, &bwd);
+    if (!info->have_bw) bwd = t->dram_gbs * 1e9, bw3 = 4 * bwd, bw2 = 10 * bwd;
+    h.l1_bytes = (double)k->l1, h.l2_bytes = (double)k->l2, h.l3_bytes = (double)k->l3;
+    h.bw_l2 = bw2, h.bw_l3 = bw3, h.bw_dram = bwd;
+    h.lat_l2 = 5e-9, h.lat_l3 = 20e-9, h.lat_dram = 90e-9, h.launch = 50e-9, h.cores = k->cores;
+    h.call = 0, h.pack_bw = 0, h.streams = 0;
+    int n = calib_read(log, cpu, k, l0, n0, recs, (int)(sizeof recs / sizeof recs[0]), &groups);
+    info->records = n, info->groups = groups;
+    info->before = info->after = calib_score(&h, recs, n, groups);
+    info->base = h;
+    if (groups < 20) return h;
+    /* the search starts from small but non-zero fixed costs, so that multiplicative steps can move them */
+    model_machine cur = h;
+    cur.call = 2e-9, cur.pack_bw = 50e9, cur.streams = 64;
+    double score = calib_score(&cur, recs, n, groups);
+    for (int sweep = 0; sweep < 8; sweep++) {
+        int moved = 0;
+        for (int p = 0; p < 7; p++)
+            for (unsigned s = 0; s < sizeof step / sizeof step[0]; s++) {
+                model_machine trial = cur;
+                double v = *param(&trial, p) * step[s];
+                if (v < lo[p] || v > hi[p]) continue;
+                *param(&trial, p) = v;
+                if (trial.lat_l2 > trial.lat_l3 || trial.lat_l3 > trial.lat_dram) continue; /* levels stay in order */
+                double sc = calib_score(&trial, recs, n, groups);
+                if (sc > score + 1e-4) score = sc, cur = trial, moved = 1;
+            }
+        if (!moved) break;
+    }
+    if (score > info->before) h = cur, info->after = score;
+    return h;
+}
+
+const char *calib_describe(const model_machine *h, const calib_info *info, char *buf, size_t cap)
+{
+    snprintf(buf, cap,
+             "launch %.0f ns, microkernel call %.1f ns, packing %.3g B/s, %.0f streams, latency L2 %.1f L3 %.1f DRAM %.0f ns; "
+             "bandwidth L2 %.3g L3 %.3g DRAM %.3g B/s (%s); fitted to %d measurements in %d groups: first choice "
+             "%.3f of the group's best (defaults %.3f)",
+             h->launch * 1e9, h->call * 1e9, h->pack_bw, h->streams, h->lat_l2 * 1e9, h->lat_l3 * 1e9, h->lat_dram * 1e9, h->bw_l2,
+             h->bw_l3, h->bw_dram, info->have_bw ? "measured" : "assumed", info->records, info->groups, info->after,
+             info->before);
+    return buf;
+}

@@ -1,0 +1,38 @@
+/* calibrate.h - the model's machine: capacities from the table, bandwidths from the log's machine
+ * record, and the constants the model cannot measure directly (latencies, the fixed costs of a call
+ * and of a microkernel call, the core's packing rate) fitted to the log's whole-shape measurements
+ * (see calibrate.c). */
+#ifndef TK_TUNE_CALIBRATE_H
+#define TK_TUNE_CALIBRATE_H
+#include "buckets.h"
+
+/* One whole-shape measurement of the log (level=full, through the blocked driver) whose kernel has
+ * a level-0 profile; `group` numbers the measurements made side by side (one shape, one repetition). */
+typedef struct {
+    double m, n, k, gflops;
+    model_config c;
+    int group;
+} calib_rec;
+
+typedef struct {
+    int records, groups;   /* what the fit used */
+    double before, after;  /* calib_score with the default constants and with the fitted ones */
+    int have_bw;           /* 1: bandwidths from the log's machine record, 0: assumed from dram_gbs */
+    model_machine base;    /* the machine with the default constants, before the fit */
+} calib_info;
+
+/* The level=full records of `cpu` in `log` that can be predicted (their kernel is among l0), as
+ * model configurations with their measured GFLOP/s; returns the count (<= cap). */
+int calib_read(const char *log, const char *cpu, const cand_caps *k, const measured_l0 *l0,
+               int n0, calib_rec *out, int cap, int *groups);
+/* How well h ranks: over the groups of at least three measurements, the mean of the measured
+ * GFLOP/s of the configuration the model ranks first divided by the group's best (1: always right). */
+double calib_score(const model_machine *h, const calib_rec *r, int n, int groups);
+/* The model's machine for a CPU: capacities from k, bandwidths from the log (or the table's
+ * dram_gbs), the other constants at their defaults, then fitted to the log's whole-shape
+ * measurements when it has enough of them (at least 20 groups); `info` (may be NULL) says what was done. */
+model_machine calib_machine(const char *log, const char *cpu, const tkt_table *t,
+                            const cand_caps *k, const measured_l0 *l0, int n0, calib_info *info);
+/* One line for reports: the constants and how well each model ranked the log's groups; returns buf. */
+const char *calib_describe(const model_machine *h, const calib_info *info, char *buf, size_t cap);
+#endif
