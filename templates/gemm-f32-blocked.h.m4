@@ -370,8 +370,8 @@ TKM_EXACTNN_CASES<@@>    default: return TKI_NOT_EXACT;
 m4_define(<@tkm_gemm_entry@>, <@m4_dnl
 
 
-/* The descriptor entry for this CPU: validate everything, then compute; C is untouched on error. */
-static inline TKI_UNUSED tk_status tki_gemm_f32_ex_<@@>TKM_CPU<@@>(const tk_gemm_desc *d)
+/* Everything but the exact-shape instances: validate, then compute; C is untouched on error. */
+static inline TKI_UNUSED tk_status tki_gemm_f32_generic_<@@>TKM_CPU<@@>(const tk_gemm_desc *d)
 {
     tki_gemm_args g;
     int nothing, idx;
@@ -379,9 +379,9 @@ static inline TKI_UNUSED tk_status tki_gemm_f32_ex_<@@>TKM_CPU<@@>(const tk_gemm
     size_t ws_floats;
     const tki_gemm_cfg *cfg;
     tk_status st;
-    if (d && d->nparts <= 1 &&
-        tki_gemm_f32_exact_<@@>TKM_CPU<@@>(tki_gemm_f32_select_<@@>TKM_CPU<@@>(d->m, d->n, d->k), d, &st))
-        return st;
+    /* here, not only in tki_gemm_check: gcc 12 at -O1 (aarch64) otherwise sees a path on which g is
+     * never filled, and warns that it may be used uninitialized */
+    if (!d) return TK_ERR_NULL;
     st = tki_gemm_check(d, &g, &nothing);
     if (st != TK_OK || nothing) return st;
     idx = tki_gemm_f32_select_<@@>TKM_CPU<@@>(g.m, g.n, g.k);
@@ -393,8 +393,21 @@ static inline TKI_UNUSED tk_status tki_gemm_f32_ex_<@@>TKM_CPU<@@>(const tk_gemm
     return TK_OK;
 }
 
+/* The descriptor entry for this CPU: a whole call whose shape has an exact-shape row runs that row's
+ * instance; everything else the generic driver. */
+static inline TKI_UNUSED tk_status tki_gemm_f32_ex_<@@>TKM_CPU<@@>(const tk_gemm_desc *d)
+{
+    tk_status st;
+    if (d && d->nparts <= 1 &&
+        tki_gemm_f32_exact_<@@>TKM_CPU<@@>(tki_gemm_f32_select_<@@>TKM_CPU<@@>(d->m, d->n, d->k), d, &st))
+        return st;
+    return tki_gemm_f32_generic_<@@>TKM_CPU<@@>(d);
+}
+
 /* The plain entry (tk_gemm_f32): an untransposed call whose shape has an exact-shape row goes
- * straight to that row's plain instance; everything else through the descriptor entry. */
+ * straight to that row's plain instance, and one that it turned away (alpha == 0) or that has no
+ * such row to the generic driver: the exact rows were tried once. A transposed call goes through the
+ * descriptor entry, whose instances handle transposes. */
 static inline TKI_UNUSED tk_status tki_gemm_f32_plain_<@@>TKM_CPU<@@>(tk_trans transa, tk_trans transb, size_t m, size_t n,
         size_t k, float alpha, const float *a, size_t lda, const float *b, size_t ldb, float beta, float *c, size_t ldc)
 {
@@ -403,6 +416,8 @@ static inline TKI_UNUSED tk_status tki_gemm_f32_plain_<@@>TKM_CPU<@@>(tk_trans t
         int r = tki_gemm_f32_exactnn_<@@>TKM_CPU<@@>(tki_gemm_f32_select_<@@>TKM_CPU<@@>(m, n, k), alpha, a, lda, b, ldb,
                                               beta, c, ldc);
         if (r != TKI_NOT_EXACT) return (tk_status)r;
+        tki_gemm_desc_plain(&d, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+        return tki_gemm_f32_generic_<@@>TKM_CPU<@@>(&d);
     }
     tki_gemm_desc_plain(&d, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
     return tki_gemm_f32_ex_<@@>TKM_CPU<@@>(&d);

@@ -307,8 +307,8 @@ static inline int tki_gemm_f32_exactnn_generic(int idx, float alpha, const float
 
 
 
-/* The descriptor entry for this CPU: validate everything, then compute; C is untouched on error. */
-static inline TKI_UNUSED tk_status tki_gemm_f32_ex_generic(const tk_gemm_desc *d)
+/* Everything but the exact-shape instances: validate, then compute; C is untouched on error. */
+static inline TKI_UNUSED tk_status tki_gemm_f32_generic_generic(const tk_gemm_desc *d)
 {
     tki_gemm_args g;
     int nothing, idx;
@@ -316,9 +316,9 @@ static inline TKI_UNUSED tk_status tki_gemm_f32_ex_generic(const tk_gemm_desc *d
     size_t ws_floats;
     const tki_gemm_cfg *cfg;
     tk_status st;
-    if (d && d->nparts <= 1 &&
-        tki_gemm_f32_exact_generic(tki_gemm_f32_select_generic(d->m, d->n, d->k), d, &st))
-        return st;
+    /* here, not only in tki_gemm_check: gcc 12 at -O1 (aarch64) otherwise sees a path on which g is
+     * never filled, and warns that it may be used uninitialized */
+    if (!d) return TK_ERR_NULL;
     st = tki_gemm_check(d, &g, &nothing);
     if (st != TK_OK || nothing) return st;
     idx = tki_gemm_f32_select_generic(g.m, g.n, g.k);
@@ -330,8 +330,21 @@ static inline TKI_UNUSED tk_status tki_gemm_f32_ex_generic(const tk_gemm_desc *d
     return TK_OK;
 }
 
+/* The descriptor entry for this CPU: a whole call whose shape has an exact-shape row runs that row's
+ * instance; everything else the generic driver. */
+static inline TKI_UNUSED tk_status tki_gemm_f32_ex_generic(const tk_gemm_desc *d)
+{
+    tk_status st;
+    if (d && d->nparts <= 1 &&
+        tki_gemm_f32_exact_generic(tki_gemm_f32_select_generic(d->m, d->n, d->k), d, &st))
+        return st;
+    return tki_gemm_f32_generic_generic(d);
+}
+
 /* The plain entry (tk_gemm_f32): an untransposed call whose shape has an exact-shape row goes
- * straight to that row's plain instance; everything else through the descriptor entry. */
+ * straight to that row's plain instance, and one that it turned away (alpha == 0) or that has no
+ * such row to the generic driver: the exact rows were tried once. A transposed call goes through the
+ * descriptor entry, whose instances handle transposes. */
 static inline TKI_UNUSED tk_status tki_gemm_f32_plain_generic(tk_trans transa, tk_trans transb, size_t m, size_t n,
         size_t k, float alpha, const float *a, size_t lda, const float *b, size_t ldb, float beta, float *c, size_t ldc)
 {
@@ -340,6 +353,8 @@ static inline TKI_UNUSED tk_status tki_gemm_f32_plain_generic(tk_trans transa, t
         int r = tki_gemm_f32_exactnn_generic(tki_gemm_f32_select_generic(m, n, k), alpha, a, lda, b, ldb,
                                               beta, c, ldc);
         if (r != TKI_NOT_EXACT) return (tk_status)r;
+        tki_gemm_desc_plain(&d, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+        return tki_gemm_f32_generic_generic(&d);
     }
     tki_gemm_desc_plain(&d, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
     return tki_gemm_f32_ex_generic(&d);
