@@ -94,11 +94,10 @@ int calib_read(const char *log, const char *cpu, const cand_caps *k, const measu
     return n < cap ? n : cap;
 }
 
-double calib_score(const model_machine *h, const calib_rec *r, int n, int groups)
+double calib_score(const model_machine *h, const calib_rec *r, int n)
 {
     double sum = 0;
     int counted = 0;
-    (void)groups;
     for (int i = 0; i < n;) {
         int e = i, pick = -1, best = i;
         double tbest = INFINITY;
@@ -143,13 +142,13 @@ model_machine calib_machine(const char *log, const char *cpu, const tkt_table *t
     h.call = 0, h.pack_bw = 0, h.streams = 0;
     int n = calib_read(log, cpu, k, l0, n0, recs, (int)(sizeof recs / sizeof recs[0]), &groups);
     info->records = n, info->groups = groups;
-    info->before = info->after = calib_score(&h, recs, n, groups);
+    info->before = info->after = calib_score(&h, recs, n);
     info->base = h;
     if (groups < 20) return h;
     /* the search starts from small but non-zero fixed costs, so that multiplicative steps can move them */
     model_machine cur = h;
     cur.call = 2e-9, cur.pack_bw = 50e9, cur.streams = 64;
-    double score = calib_score(&cur, recs, n, groups);
+    double score = calib_score(&cur, recs, n);
     for (int sweep = 0; sweep < 8; sweep++) {
         int moved = 0;
         for (int p = 0; p < 7; p++)
@@ -159,7 +158,7 @@ model_machine calib_machine(const char *log, const char *cpu, const tkt_table *t
                 if (v < lo[p] || v > hi[p]) continue;
                 *param(&trial, p) = v;
                 if (trial.lat_l2 > trial.lat_l3 || trial.lat_l3 > trial.lat_dram) continue; /* levels stay in order */
-                double sc = calib_score(&trial, recs, n, groups);
+                double sc = calib_score(&trial, recs, n);
                 if (sc > score + 1e-4) score = sc, cur = trial, moved = 1;
             }
         if (!moved) break;

@@ -22,12 +22,14 @@ typedef struct {
 } calib_info;
 
 /* The level=full records of `cpu` in `log` that can be predicted (their kernel is among l0), as
- * model configurations with their measured GFLOP/s; returns the count (<= cap). */
+ * model configurations with their measured GFLOP/s, a group's records side by side (calib_score
+ * relies on it); returns the count (<= cap). */
 int calib_read(const char *log, const char *cpu, const cand_caps *k, const measured_l0 *l0,
                int n0, calib_rec *out, int cap, int *groups);
-/* How well h ranks: over the groups of at least three measurements, the mean of the measured
- * GFLOP/s of the configuration the model ranks first divided by the group's best (1: always right). */
-double calib_score(const model_machine *h, const calib_rec *r, int n, int groups);
+/* How well h ranks: over the groups of at least three measurements, the measured GFLOP/s of the
+ * configuration the model ranks first divided by the group's best, averaged with each group weighed
+ * by its alternatives (1: always right). */
+double calib_score(const model_machine *h, const calib_rec *r, int n);
 /* The model's machine for a CPU: capacities from k, bandwidths from the log (or the table's
  * dram_gbs), the other constants at their defaults, then fitted to the log's whole-shape
  * measurements when it has enough of them (at least 20 groups); `info` (may be NULL) says what was done. */

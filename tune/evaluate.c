@@ -5,7 +5,7 @@
  *           and nc (the driver trims them to the shape), all measured: the exhaustive search over
  *           kernels and depths, the decisions that move the time most;
  *   model:  the configuration the Helix model ranks first for the shape (what the tuner would pick
- *           by the model alone);
+ *           by the model alone), with its calibrated constants and with the defaults;
  *   table:  the row the CPU's current table serves the shape with.
  * The fastest three, the model's pick and the table's row are measured three times (median); the
  * oracle's best is the fastest of those for the shape; the model's and the

@@ -349,15 +349,14 @@ static inline TKI_UNUSED tk_status tki_gemm_f32_plain_generic(tk_trans transa, t
         size_t k, float alpha, const float *a, size_t lda, const float *b, size_t ldb, float beta, float *c, size_t ldc)
 {
     tk_gemm_desc d;
-    if (transa == TK_NO_TRANS && transb == TK_NO_TRANS) {
+    const int untransposed = transa == TK_NO_TRANS && transb == TK_NO_TRANS;
+    if (untransposed) {
         int r = tki_gemm_f32_exactnn_generic(tki_gemm_f32_select_generic(m, n, k), alpha, a, lda, b, ldb,
                                               beta, c, ldc);
         if (r != TKI_NOT_EXACT) return (tk_status)r;
-        tki_gemm_desc_plain(&d, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-        return tki_gemm_f32_generic_generic(&d);
     }
     tki_gemm_desc_plain(&d, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-    return tki_gemm_f32_ex_generic(&d);
+    return untransposed ? tki_gemm_f32_generic_generic(&d) : tki_gemm_f32_ex_generic(&d);
 }
 
 /* Parts of d worth running at once, 1 to max_parts: no more than the tiles along the row's split
