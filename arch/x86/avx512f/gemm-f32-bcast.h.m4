@@ -72,9 +72,10 @@ m4_define(<@_tkm_mt@>, <@m4_ifelse(TKM_FL, y, <@__mmask8@>, <@__mmask16@>)@>)
 m4_define(<@_tkm_lanes@>, <@m4_ifelse(TKM_FL, y, 8, 16)@>)
 
 m4_dnl # one k step (TKM_U of the unrolled group, 1 in the tail); the direct form (TKM_DIRECT 1) reads
-m4_dnl # A in place through row pointers at column p + TKM_U - 1 and masks B
+m4_dnl # A in place through row pointers at column p + TKM_U - 1, and B through the column masks when
+m4_dnl # TKM_MASKB is 1 (a ragged tile)
 m4_define(<@_tkm_avx512_step@>, <@        {
-tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@            const _tkm_vt b_<@@>TKM_V = m4_ifelse(TKM_DIRECT, 1, <@_tkm_w<@@>_maskz_loadu_ps(k_<@@>TKM_V, b + m4_eval(TKM_V * 16))@>, <@_tkm_w<@@>_loadu_ps(b + m4_eval(TKM_V * 16))@>);
+tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@            const _tkm_vt b_<@@>TKM_V = m4_ifelse(TKM_MASKB, 1, <@_tkm_w<@@>_maskz_loadu_ps(k_<@@>TKM_V, b + m4_eval(TKM_V * 16))@>, <@_tkm_w<@@>_loadu_ps(b + m4_eval(TKM_V * 16))@>);
 @>)m4_dnl
 tkm_for(<@TKM_I@>, 0, TKM_MR - 1, <@            {
                 const _tkm_vt ai = _tkm_w<@@>_set1_ps(m4_ifelse(TKM_DIRECT, 1, <@a_<@@>TKM_I<@@>[p + m4_eval(TKM_U - 1)]@>, <@a[TKM_I]@>));
@@ -84,8 +85,23 @@ tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@                tkm_acc(TKM_I, TKM_V) = _tkm
 @>)m4_dnl
             m4_ifelse(TKM_DIRECT, 1, <@@>, <@a += TKM_MR;@>)
             b += ldb;
+m4_dnl # B rows in place are ldb apart, a run-time stride: in a one-row direct tile, GCC gives every
+m4_dnl # row of an unrolled group and every vector its own address register, more than x86 has, and
+m4_dnl # spills them into vector registers (1x128: 1.15x faster with the pointer kept opaque, paired
+m4_dnl # runs; 4x96 was 0.92x with it)
+m4_ifelse(TKM_ONEROW, 1, <@            TKI_OPAQUE(b);
+@>)m4_dnl
         }
 @>)
+
+m4_dnl # _tkm_avx512_loops(MASKB): the unrolled k loop and its tail; MASKB 1 loads B through the masks
+m4_define(<@_tkm_avx512_loops@>, <@m4_pushdef(<@TKM_MASKB@>, <@$1@>)m4_dnl
+    for (; p < k - k % TKM_KU; p += TKM_KU) {
+tkm_for(<@TKM_U@>, 1, TKM_KU, <@_tkm_avx512_step@>)m4_dnl
+    }
+    for (; p < k; p++) {
+m4_pushdef(<@TKM_U@>, 1)_tkm_avx512_step<@@>m4_popdef(<@TKM_U@>)    }
+m4_popdef(<@TKM_MASKB@>)@>)
 
 m4_dnl # _tkm_avx512_store(EXPR-OF-ROW-I-VECTOR-V): one masked store per accumulator of the valid rows
 m4_define(<@_tkm_avx512_rows@>, <@tkm_for(<@TKM_I@>, 0, TKM_MR - 1, <@            if (m > TKM_I) {
@@ -103,11 +119,15 @@ m4_dnl # the direct form needs the column masks inside the k loop; the packed fo
 m4_ifelse(TKM_DIRECT, 1, <@_tkm_avx512_masks<@@>@>)m4_dnl
 tkm_for(<@TKM_I@>, 0, TKM_MR - 1, <@tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@    _tkm_vt tkm_acc(TKM_I, TKM_V) = _tkm_w<@@>_setzero_ps();
 @>)@>)m4_dnl
-    for (; p < k - k % TKM_KU; p += TKM_KU) {
-tkm_for(<@TKM_U@>, 1, TKM_KU, <@_tkm_avx512_step@>)m4_dnl
-    }
-    for (; p < k; p++) {
-m4_pushdef(<@TKM_U@>, 1)_tkm_avx512_step<@@>m4_popdef(<@TKM_U@>)    }
+m4_dnl # a one-row direct tile masks B only when it is ragged: masked loads of full rows cost mask
+m4_dnl # registers (eight masks and the loop's own do not fit in k1..k7), and its B vectors are used
+m4_dnl # once each anyway. Tiles of several rows keep the masked loads: with plain ones GCC folds B
+m4_dnl # into every row's FMA as a memory operand, MR loads instead of one (2x128 at 3x700x300: 0.89x
+m4_dnl # the speed, 4x96 at 4x4096x4096: 0.93x, paired runs).
+m4_ifelse(TKM_ONEROW, 1, <@    if (n >= m4_eval(TKM_NV * _tkm_lanes)) {
+_tkm_avx512_loops(0)    } else {
+_tkm_avx512_loops(1)    }
+@>, <@_tkm_avx512_loops(TKM_DIRECT)@>)m4_dnl
     {
         const _tkm_vt va = _tkm_w<@@>_set1_ps(aux->alpha);
 m4_ifelse(TKM_DIRECT, 1, <@@>, <@_tkm_avx512_masks<@@>@>)m4_dnl
@@ -128,6 +148,7 @@ _tkm_avx512_rows(<@_tkm_w<@@>_mask_storeu_ps(c + TKM_I * ldc + m4_eval(TKM_V * 1
 m4_dnl # _tkm_avx512_kernel(NAME, MR, NV, KU, DIRECT): the body both forms share
 m4_define(<@_tkm_avx512_kernel@>, <@m4_dnl
 m4_pushdef(<@TKM_MR@>, <@$2@>)m4_pushdef(<@TKM_NV@>, <@$3@>)m4_pushdef(<@TKM_KU@>, <@$4@>)m4_pushdef(<@TKM_DIRECT@>, <@$5@>)m4_dnl
+m4_pushdef(<@TKM_ONEROW@>, m4_eval(TKM_DIRECT && TKM_MR == 1))m4_dnl
 static inline TKM_TARGET void $1(TKI_UKR_PARAMS)
 {
     size_t p = 0;
@@ -158,7 +179,7 @@ m4_pushdef(<@TKM_FL@>, <@y@>)_tkm_avx512_body<@@>m4_popdef(<@TKM_FL@>)m4_dnl
 m4_pushdef(<@TKM_FL@>, <@z@>)_tkm_avx512_body<@@>m4_popdef(<@TKM_FL@>)m4_dnl
     }
 }
-m4_popdef(<@TKM_MR@>)m4_popdef(<@TKM_NV@>)m4_popdef(<@TKM_KU@>)m4_popdef(<@TKM_DIRECT@>)m4_dnl
+m4_popdef(<@TKM_MR@>)m4_popdef(<@TKM_NV@>)m4_popdef(<@TKM_KU@>)m4_popdef(<@TKM_DIRECT@>)m4_popdef(<@TKM_ONEROW@>)m4_dnl
 @>)
 
 m4_define(<@tkm_ukr_gemm_f32@>, <@tkm_nargs(<@tkm_ukr_gemm_f32@>, 3, $#)_tkm_avx512_kernel(tkm_ukr_name($1, $2, $3), $1, $2, $3, 0)@>)
