@@ -19,6 +19,16 @@ m4_define(<@tkm_for@>, <@tkm_nargs(<@tkm_for@>, 4, $#)m4_ifelse(m4_eval(<@$2 > $
 m4_define(<@_tkm_for@>, <@$3<@@>m4_ifelse($1, <@$2@>, <@@>,
   <@m4_define(<@$1@>, m4_incr($1))_tkm_for(<@$1@>, <@$2@>, <@$3@>)@>)@>)
 
+m4_dnl # tkm_kloop(STEP): a microkernel's k loop: STEP TKM_KU times per iteration (TKM_U = 1..TKM_KU),
+m4_dnl # then once per leftover k (TKM_U = 1). STEP is a macro name; p and k are the kernel's.
+m4_define(<@tkm_kloop@>, <@tkm_nargs(<@tkm_kloop@>, 1, $#)m4_dnl
+    for (; p < k - k % TKM_KU; p += TKM_KU) {
+tkm_for(<@TKM_U@>, 1, TKM_KU, <@$1@>)m4_dnl
+    }
+    for (; p < k; p++) {
+m4_pushdef(<@TKM_U@>, 1)$1<@@>m4_popdef(<@TKM_U@>)    }
+@>)
+
 m4_dnl # tkm_acc(I, V): the name of accumulator row I, vector V.
 m4_define(<@tkm_acc@>, <@c$1_$2@>)
 m4_divert(0)m4_dnl

@@ -115,11 +115,7 @@ tkm_for(<@TKM_I@>, 0, TKM_MR - 1, <@        if (m > TKM_I) TKI_PREFETCH_W_NEONFM
     }
 tkm_for(<@TKM_I@>, 0, TKM_MR - 1, <@tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@    float32x4_t tkm_acc(TKM_I, TKM_V) = vdupq_n_f32(0.0f);
 @>)@>)m4_dnl
-    for (; p < k - k % TKM_KU; p += TKM_KU) {
-tkm_for(<@TKM_U@>, 1, TKM_KU, <@_tkm_neon_step@>)m4_dnl
-    }
-    for (; p < k; p++) {
-_tkm_neon_step    }
+tkm_kloop(<@_tkm_neon_step@>)m4_dnl
     {
         const float32x4_t va = vdupq_n_f32(aux->alpha);
         const float *bias = aux->bias;

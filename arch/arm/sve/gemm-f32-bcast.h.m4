@@ -76,11 +76,7 @@ tkm_for(<@TKM_I@>, 0, TKM_MR - 1, <@        if (m > TKM_I) TKI_PREFETCH_W_SVE(c 
     }
 tkm_for(<@TKM_I@>, 0, TKM_MR - 1, <@tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@    svfloat32_t tkm_acc(TKM_I, TKM_V) = svdup_n_f32(0.0f);
 @>)@>)m4_dnl
-    for (; p < k - k % TKM_KU; p += TKM_KU) {
-tkm_for(<@TKM_U@>, 1, TKM_KU, <@_tkm_sve_step@>)m4_dnl
-    }
-    for (; p < k; p++) {
-_tkm_sve_step    }
+tkm_kloop(<@_tkm_sve_step@>)m4_dnl
     {
         const uint64_t vl = svcntw();
         const float alpha = aux->alpha, beta = aux->beta;

@@ -36,11 +36,7 @@ static inline void tkm_ukr_name($1, $2, $3)(TKI_UKR_PARAMS)
     size_t p = 0;
 tkm_for(<@TKM_I@>, 0, TKM_MR - 1, <@    float tkm_for(<@TKM_J@>, 0, TKM_NR - 1, <@tkm_acc(TKM_I, TKM_J) = 0.0f<@@>m4_ifelse(TKM_J, m4_eval(TKM_NR - 1), <@;@>, <@, @>)@>)
 @>)m4_dnl
-    for (; p < k - k % TKM_KU; p += TKM_KU) {
-tkm_for(<@TKM_U@>, 1, TKM_KU, <@_tkm_scalar_step@>)m4_dnl
-    }
-    for (; p < k; p++) {
-_tkm_scalar_step    }
+tkm_kloop(<@_tkm_scalar_step@>)m4_dnl
     {
         const float alpha = aux->alpha, beta = aux->beta;
         const float *bias = aux->bias;

@@ -59,11 +59,7 @@ static inline TKM_TARGET void tkm_ukr_name($1, $2, $3)(TKI_UKR_PARAMS)
     size_t p = 0;
 tkm_for(<@TKM_I@>, 0, TKM_MR - 1, <@tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@    vfloat32m1_t tkm_acc(TKM_I, TKM_V) = __riscv_vfmv_v_f_f32m1(0.0f, vl);
 @>)@>)m4_dnl
-    for (; p < k - k % TKM_KU; p += TKM_KU) {
-tkm_for(<@TKM_U@>, 1, TKM_KU, <@_tkm_rvv_step@>)m4_dnl
-    }
-    for (; p < k; p++) {
-_tkm_rvv_step    }
+tkm_kloop(<@_tkm_rvv_step@>)m4_dnl
     {
         const float alpha = aux->alpha, beta = aux->beta;
         const float *bias = aux->bias;

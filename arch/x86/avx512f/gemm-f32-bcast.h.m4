@@ -96,11 +96,7 @@ m4_ifelse(TKM_ONEROW, 1, <@            TKI_OPAQUE(b);
 
 m4_dnl # _tkm_avx512_loops(MASKB): the unrolled k loop and its tail; MASKB 1 loads B through the masks
 m4_define(<@_tkm_avx512_loops@>, <@m4_pushdef(<@TKM_MASKB@>, <@$1@>)m4_dnl
-    for (; p < k - k % TKM_KU; p += TKM_KU) {
-tkm_for(<@TKM_U@>, 1, TKM_KU, <@_tkm_avx512_step@>)m4_dnl
-    }
-    for (; p < k; p++) {
-m4_pushdef(<@TKM_U@>, 1)_tkm_avx512_step<@@>m4_popdef(<@TKM_U@>)    }
+tkm_kloop(<@_tkm_avx512_step@>)m4_dnl
 m4_popdef(<@TKM_MASKB@>)@>)
 
 m4_dnl # _tkm_avx512_store(EXPR-OF-ROW-I-VECTOR-V): one masked store per accumulator of the valid rows
