@@ -29,6 +29,30 @@ tkm_for(<@TKM_U@>, 1, TKM_KU, <@$1@>)m4_dnl
 m4_pushdef(<@TKM_U@>, 1)$1<@@>m4_popdef(<@TKM_U@>)    }
 @>)
 
+m4_dnl # tkm_ukr_name_of(MR, NV, KU, DIRECT): the template's kernel name, packed or direct form.
+m4_define(<@tkm_ukr_name_of@>, <@m4_ifelse(<@$4@>, 1, <@tkm_ukr_direct_name($1, $2, $3)@>, <@tkm_ukr_name($1, $2, $3)@>)@>)
+
+m4_dnl # tkm_ukr_once(EMIT, MR, NV, KU, DIRECT): EMIT(NAME, MR, NV, KU, DIRECT) emits a kernel; this
+m4_dnl # calls it once per kernel and header, after the narrower kernels of the same rows that the
+m4_dnl # kernel's ragged edge calls (tkm_ukr_narrow): a listed tile may be one of them already.
+m4_define(<@tkm_ukr_once@>, <@tkm_nargs(<@tkm_ukr_once@>, 5, $#)m4_ifdef(<@_tkm_have_@>tkm_ukr_name_of($2, $3, $4, $5), <@@>,
+<@m4_define(<@_tkm_have_@>tkm_ukr_name_of($2, $3, $4, $5))m4_dnl
+tkm_for(<@TKM_W@>, 1, $3 - 1, <@tkm_ukr_once(<@$1@>, $2, TKM_W, $4, $5)@>)m4_dnl
+$1(tkm_ukr_name_of($2, $3, $4, $5), $2, $3, $4, $5)@>)@>)
+
+m4_dnl # tkm_ukr_narrow(LANES): the start of a kernel of TKM_NV > 1 vectors of LANES floats: a column
+m4_dnl # tile that needs fewer vectors goes to the kernel of that many (same rows, unroll and form).
+m4_dnl # Masked vectors cost what full ones do: 6x64 at n = 67 computed 128 columns for 67.
+m4_define(<@tkm_ukr_narrow@>, <@tkm_nargs(<@tkm_ukr_narrow@>, 1, $#)m4_ifelse(m4_eval(TKM_NV > 1), 1, <@m4_dnl
+    if (n <= m4_eval((TKM_NV - 1) * $1)) {
+        switch ((n + m4_eval($1 - 1)) / $1) {
+tkm_for(<@TKM_W@>, 1, TKM_NV - 1, <@        case TKM_W: tkm_ukr_name_of(TKM_MR, TKM_W, TKM_KU, TKM_DIRECT)(k, a, b, ldb, c, ldc, m, n, aux); return;
+@>)m4_dnl
+        default: break;
+        }
+    }
+@>)@>)
+
 m4_dnl # tkm_acc(I, V): the name of accumulator row I, vector V.
 m4_define(<@tkm_acc@>, <@c$1_$2@>)
 m4_divert(0)m4_dnl

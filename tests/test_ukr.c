@@ -12,7 +12,7 @@
 static void check_kernel(const char *name, tki_ukr_fn f, size_t mr, size_t nv, size_t ku, size_t vl, int direct)
 {
     const size_t nr = nv * vl;
-    size_t ks[7], ms[3], ns[6];
+    size_t ks[7], ms[3], ns[9];
     size_t nk = 0, nm = 0, nn = 0, ik, im, in, ib, ibias, ild;
     static const float betas[3] = {0.0f, 1.0f, -0.5f};
     ks[nk++] = 1;
@@ -31,6 +31,11 @@ static void check_kernel(const char *name, tki_ukr_fn f, size_t mr, size_t nv, s
     /* half a tile and one less: kernels may switch to half-width vectors there (AVX-512, n <= 8) */
     if (nr > 4) ns[nn++] = nr / 2;
     if (nr > 4) ns[nn++] = nr / 2 - 1;
+    /* kernels of several vectors hand a narrower column tile to the kernel of that many vectors:
+     * one vector fewer, exact and ragged, and two vectors, ragged */
+    if (nv > 2) ns[nn++] = nr - vl;
+    if (nv > 2) ns[nn++] = nr - vl - 1;
+    if (nv > 2) ns[nn++] = vl + 1;
     for (ik = 0; ik < nk; ik++)
         for (im = 0; im < nm; im++)
             for (in = 0; in < nn; in++)

@@ -56,6 +56,7 @@ m4_pushdef(<@TKM_MR@>, <@$2@>)m4_pushdef(<@TKM_NV@>, <@$3@>)m4_pushdef(<@TKM_KU@
 static inline TKM_TARGET void $1(TKI_UKR_PARAMS)
 {
     size_t p = 0;
+tkm_ukr_narrow(8)m4_dnl
 m4_ifelse(TKM_DIRECT, 1, <@m4_dnl
     /* direct form: A rows in place (rows past m re-read row 0, their results are never stored) */
 tkm_for(<@TKM_I@>, 0, TKM_MR - 1, <@    const float *TKI_RESTRICT a_<@@>TKM_I = a + (m > TKM_I ? TKM_I : 0) * aux->rsa;
@@ -85,10 +86,10 @@ _tkm_avx2_rows(<@_mm256_maskstore_ps(c + TKM_I * ldc + m4_eval(TKM_V * 8), k_<@@
 m4_popdef(<@TKM_MR@>)m4_popdef(<@TKM_NV@>)m4_popdef(<@TKM_KU@>)m4_popdef(<@TKM_DIRECT@>)m4_dnl
 @>)
 
-m4_define(<@tkm_ukr_gemm_f32@>, <@tkm_nargs(<@tkm_ukr_gemm_f32@>, 3, $#)_tkm_avx2_kernel(tkm_ukr_name($1, $2, $3), $1, $2, $3, 0)@>)
+m4_define(<@tkm_ukr_gemm_f32@>, <@tkm_nargs(<@tkm_ukr_gemm_f32@>, 3, $#)tkm_ukr_once(<@_tkm_avx2_kernel@>, $1, $2, $3, 0)@>)
 
 m4_dnl # The direct form (docs/microkernel.md): A read in place, row i at a + i*aux->rsa, rows >= m
 m4_dnl # never read; B read only in its first n columns (vmaskmov). Needs no packing at all.
 m4_define(<@tkm_ukr_direct_name@>, <@tki_ukr_gemm_f32_$1x<@@>m4_eval($2 * 8)_avx2fma_direct_u$3@>)
-m4_define(<@tkm_ukr_gemm_f32_direct@>, <@tkm_nargs(<@tkm_ukr_gemm_f32_direct@>, 3, $#)_tkm_avx2_kernel(tkm_ukr_direct_name($1, $2, $3), $1, $2, $3, 1)@>)
+m4_define(<@tkm_ukr_gemm_f32_direct@>, <@tkm_nargs(<@tkm_ukr_gemm_f32_direct@>, 3, $#)tkm_ukr_once(<@_tkm_avx2_kernel@>, $1, $2, $3, 1)@>)
 m4_divert(0)m4_dnl

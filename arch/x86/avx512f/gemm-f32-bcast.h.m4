@@ -148,6 +148,7 @@ m4_pushdef(<@TKM_ONEROW@>, m4_eval(TKM_DIRECT && TKM_MR == 1))m4_dnl
 static inline TKM_TARGET void $1(TKI_UKR_PARAMS)
 {
     size_t p = 0;
+tkm_ukr_narrow(16)m4_dnl
 m4_ifelse(TKM_DIRECT, 1, <@m4_dnl
     /* direct form: A rows in place (rows past m re-read row 0, their results are never stored) */
 tkm_for(<@TKM_I@>, 0, TKM_MR - 1, <@    const float *TKI_RESTRICT a_<@@>TKM_I = a + (m > TKM_I ? TKM_I : 0) * aux->rsa;
@@ -178,10 +179,10 @@ m4_pushdef(<@TKM_FL@>, <@z@>)_tkm_avx512_body<@@>m4_popdef(<@TKM_FL@>)m4_dnl
 m4_popdef(<@TKM_MR@>)m4_popdef(<@TKM_NV@>)m4_popdef(<@TKM_KU@>)m4_popdef(<@TKM_DIRECT@>)m4_popdef(<@TKM_ONEROW@>)m4_dnl
 @>)
 
-m4_define(<@tkm_ukr_gemm_f32@>, <@tkm_nargs(<@tkm_ukr_gemm_f32@>, 3, $#)_tkm_avx512_kernel(tkm_ukr_name($1, $2, $3), $1, $2, $3, 0)@>)
+m4_define(<@tkm_ukr_gemm_f32@>, <@tkm_nargs(<@tkm_ukr_gemm_f32@>, 3, $#)tkm_ukr_once(<@_tkm_avx512_kernel@>, $1, $2, $3, 0)@>)
 
 m4_dnl # The direct form (docs/microkernel.md): A read in place, row i at a + i*aux->rsa, rows >= m
 m4_dnl # never read; B read only in its first n columns (masked). Needs no packing at all.
 m4_define(<@tkm_ukr_direct_name@>, <@tki_ukr_gemm_f32_$1x<@@>m4_eval($2 * 16)_avx512f_direct_u$3@>)
-m4_define(<@tkm_ukr_gemm_f32_direct@>, <@tkm_nargs(<@tkm_ukr_gemm_f32_direct@>, 3, $#)_tkm_avx512_kernel(tkm_ukr_direct_name($1, $2, $3), $1, $2, $3, 1)@>)
+m4_define(<@tkm_ukr_gemm_f32_direct@>, <@tkm_nargs(<@tkm_ukr_gemm_f32_direct@>, 3, $#)tkm_ukr_once(<@_tkm_avx512_kernel@>, $1, $2, $3, 1)@>)
 m4_divert(0)m4_dnl
