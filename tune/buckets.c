@@ -52,11 +52,13 @@ int read_machine(const char *log, const char *cpu, double *bw_l2, double *bw_l3,
     return found;
 }
 
-/* The grid: bucket upper bounds in m and n, from the register tiles (1, 4, 8, 16) and the sizes
- * where a second tile, a second cache block or the packing cost starts to matter; doubling steps
- * past that, since a winner measured at one corner of a wider bucket did not hold across it (a
- * 256 x 512 winner lost a fifth at 256 x 256). */
-static const unsigned long long m_hi[] = {1, 4, 8, 16, 32, 64, 128, 256, 512, 1024, 0};
+/* The grid: bucket upper bounds in m and n, from the register tiles (1, 4, 8, 16), 6 and 12 between
+ * them (a row count just past a tile costs a second pass over B: m = 5 with the 4-row tile of the
+ * bucket 5..8 ran at 0.60 of the oracle at 5x2801x331), and the sizes where a second tile, a second
+ * cache block or the packing cost starts to matter; doubling steps past that, since a winner
+ * measured at one corner of a wider bucket did not hold across it (a 256 x 512 winner lost a fifth
+ * at 256 x 256). */
+static const unsigned long long m_hi[] = {1, 4, 6, 8, 12, 16, 32, 64, 128, 256, 512, 1024, 0};
 static const unsigned long long n_hi[] = {16, 32, 64, 128, 256, 512, 1024, 0};
 #define NM (sizeof m_hi / sizeof m_hi[0])
 #define NN (sizeof n_hi / sizeof n_hi[0])

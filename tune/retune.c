@@ -5,8 +5,8 @@
  *      shape list, the model's top few configurations plus the previous table's own choice;
  *   4. measure: every planned configuration on the cell's shape at two depths (measure.c), in
  *      rounds (A B C, A B C) so that a slow spell of a shared machine hits every candidate alike, each
- *      scored by its best round; the fastest wins, the previous choice is kept unless beaten by
- *      more than the noise margin;
+ *      scored by its best round (the second round only for the KEEP best of the first); the
+ *      fastest wins, the previous choice is kept unless beaten by more than the noise margin;
  *   5. table: exact-shape rows first, then the grid's winners with equal neighbours merged, written
  *      through a temporary file and a rename under a lock;
  *   6. report: text and an SVG chart, old against new against the peak, and each phase's time.
@@ -34,7 +34,8 @@
 #define MAXPTS 256
 #define MAXC 24 /* candidates per point: the previous choice and up to MAXC - 1 of the model's */
 #define NOISE 1.03 /* a challenger must beat the previous choice by this factor */
-#define ROUNDS 2   /* measurements of each (configuration, shape), interleaved */
+#define ROUNDS 2   /* rounds of measurements, interleaved over the point's candidates */
+#define KEEP 6     /* candidates measured again after the first round: the fastest and the previous choice */
 #define CONFIRM 3  /* paired re-measurements (previous, challenger) a changed choice must win */
 #define RUN_REPS 10 /* repetition numbers one run may use (ROUNDS + CONFIRM of them) */
 #define STREAM_M 4  /* cells of at most this many rows are measured with B streamed from memory */
@@ -74,6 +75,29 @@ static int completed_runs(const char *log, const char *cpu)
         n += !strncmp(line, want, strlen(want));
     fclose(f);
     return n;
+}
+
+/* a candidate's score: the geometric mean of its best round over the point's depths; 0 if one failed */
+static double depth_score(const double *best, int nsh)
+{
+    double lg = 0;
+    for (int d = 0; d < nsh; d++) {
+        if (best[d] <= 0) return 0;
+        lg += log(best[d]);
+    }
+    return exp(lg / nsh);
+}
+
+/* keep[j] stays set for the previous choice (j = 0) and the KEEP best-scoring candidates */
+static void keep_fastest(double (*best)[3], int nc, int nsh, int *keep)
+{
+    double s[MAXC];
+    for (int j = 0; j < nc; j++) s[j] = depth_score(best[j], nsh);
+    for (int j = 1; j < nc; j++) {
+        int ahead = 0;
+        for (int i = 0; i < nc; i++) ahead += s[i] > s[j] || (s[i] == s[j] && i < j);
+        keep[j] = ahead < KEEP;
+    }
 }
 
 static int cmp_double(const void *a, const void *b)
@@ -326,7 +350,8 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
     }
     phase[2] = now() - t1;
     double planned = 0;
-    for (int i = 0; i < np; i++) planned += ROUNDS * pts[i].nc * pts[i].nsh;
+    for (int i = 0; i < np; i++)
+        planned += (pts[i].nc + (ROUNDS - 1) * (pts[i].nc < KEEP + 1 ? pts[i].nc : KEEP + 1)) * pts[i].nsh;
     printf("tktune retune %s (%s): level 0 %d kernels (%d in the log); grid %d cells + %d exact shapes; "
            "%.0f whole-shape measurements planned (top %d of the model + the previous choice); budget %.0f s\n",
            po->cpu, isa->name, nl0, nml, ncells, nexact, planned, o->topk, o->budget_s);
@@ -351,7 +376,7 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
     for (int i = first_point; i < np; i++) {
         point *p = &pts[i];
         double best[MAXC][3];
-        int done = 0;
+        int keep[MAXC];
         shape_probe ep;
         const shape_probe *pp = &sp;
         /* a listed shape becomes an exact-shape row: measure its candidates as that row's instance,
@@ -361,8 +386,13 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
             pp = &ep;
         }
         memset(best, 0, sizeof best);
+        for (int j = 0; j < p->nc; j++) keep[j] = 1;
         for (int rep = 0; rep < ROUNDS && !out_of_time; rep++)
             for (int j = 0; j < p->nc; j++) {
+                /* successive halving: a candidate far behind after the first round cannot win on
+                 * its best round, so only the fastest few and the previous choice are measured again */
+                if (rep == 1 && j == 0) keep_fastest(best, p->nc, p->nsh, keep);
+                if (!keep[j]) continue;
                 if (now() - t0 > o->budget_s) out_of_time = 1;
                 if (out_of_time) break;
                 for (int d = 0; d < p->nsh; d++) {
@@ -374,17 +404,8 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
                     if (g <= 0) best[j][d] = -1; /* a failure in any round disqualifies */
                     else if (best[j][d] >= 0 && g > best[j][d]) best[j][d] = g;
                 }
-                done += rep == ROUNDS - 1;
             }
-        for (int j = 0; j < p->nc && done == p->nc; j++) {
-            double lg = 0;
-            int ok = 1;
-            for (int d = 0; d < p->nsh; d++) {
-                if (best[j][d] <= 0) ok = 0;
-                else lg += log(best[j][d]);
-            }
-            p->score[j] = ok ? exp(lg / p->nsh) : 0;
-        }
+        for (int j = 0; j < p->nc && !out_of_time; j++) p->score[j] = depth_score(best[j], p->nsh);
         /* the previous choice stays unless a challenger beats it by more than the noise */
         p->win = 0;
         for (int j = 1; j < p->nc; j++)
