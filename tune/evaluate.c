@@ -64,6 +64,7 @@ int evaluate_run(const profile_opts *po, const char *shapes, const isa_desc *isa
     static int ncand[MAXSHAPES], model_at[2][MAXSHAPES], table_at[MAXSHAPES];
     static double gf[MAXSHAPES][MAXCAND], first[MAXSHAPES][MAXCAND], again[2][MAXSHAPES][MAXCAND];
     static char elog[1200];
+    static char remeasure[MAXSHAPES][MAXCAND];
     double mratio[2][MAXSHAPES], tsum = 0, tworst = 2;
     int ns = read_shapes(shapes, mnk, MAXSHAPES), nml = read_level0(po->log, po->cpu, ml, 4096), nall = 0;
     int tworst_at = 0;
@@ -137,19 +138,24 @@ int evaluate_run(const profile_opts *po, const char *shapes, const isa_desc *isa
      * machine), which a one-shot model pick cannot match: the three fastest, the model's pick and
      * the table's row are measured twice more, in rounds over the shapes, and each scored by its
      * median of three; the oracle is then the best of those medians. */
+    for (int s = 0; s < ns; s++) {
+        int top[3] = {-1, -1, -1};
+        for (int j = 0; j < ncand[s]; j++)
+            for (int q = 0; q < 3; q++)
+                if (top[q] < 0 || first[s][j] > first[s][top[q]]) {
+                    for (int r = 2; r > q; r--) top[r] = top[r - 1];
+                    top[q] = j;
+                    break;
+                }
+        for (int j = 0; j < ncand[s]; j++)
+            remeasure[s][j] = j == top[0] || j == top[1] || j == top[2] || j == model_at[0][s] || j == model_at[1][s] ||
+                              j == table_at[s];
+    }
     for (int rep = 1; rep <= 2; rep++)
         for (int s = 0; s < ns; s++) {
-            int top[3] = {-1, -1, -1};
-            for (int j = 0; j < ncand[s]; j++)
-                for (int q = 0; q < 3; q++)
-                    if (top[q] < 0 || first[s][j] > first[s][top[q]]) {
-                        for (int r = 2; r > q; r--) top[r] = top[r - 1];
-                        top[q] = j;
-                        break;
-                    }
             for (int j = 0; j < ncand[s]; j++) {
                 int fresh;
-                if (j != top[0] && j != top[1] && j != top[2] && j != model_at[0][s] && j != model_at[1][s] && j != table_at[s]) continue;
+                if (!remeasure[s][j]) continue;
                 again[rep - 1][s][j] = shape_measure(&sp, &cand[s][j], mnk[s][0], mnk[s][1], mnk[s][2], rep, &fresh);
                 if (rep == 2) {
                     double a = first[s][j], b = again[0][s][j], c = again[1][s][j];

@@ -387,11 +387,11 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
         }
         memset(best, 0, sizeof best);
         for (int j = 0; j < p->nc; j++) keep[j] = 1;
-        for (int rep = 0; rep < ROUNDS && !out_of_time; rep++)
+        for (int rep = 0; rep < ROUNDS && !out_of_time; rep++) {
+            /* successive halving: a candidate far behind after the first round cannot win on its
+             * best round, so only the fastest few and the previous choice are measured again */
+            if (rep == 1) keep_fastest(best, p->nc, p->nsh, keep);
             for (int j = 0; j < p->nc; j++) {
-                /* successive halving: a candidate far behind after the first round cannot win on
-                 * its best round, so only the fastest few and the previous choice are measured again */
-                if (rep == 1 && j == 0) keep_fastest(best, p->nc, p->nsh, keep);
                 if (!keep[j]) continue;
                 if (now() - t0 > o->budget_s) out_of_time = 1;
                 if (out_of_time) break;
@@ -405,6 +405,7 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
                     else if (best[j][d] >= 0 && g > best[j][d]) best[j][d] = g;
                 }
             }
+        }
         for (int j = 0; j < p->nc && !out_of_time; j++) p->score[j] = depth_score(best[j], p->nsh);
         /* the previous choice stays unless a challenger beats it by more than the noise */
         p->win = 0;
