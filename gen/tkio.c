@@ -99,7 +99,7 @@ static int key_index(const char *const *keys, const reader *r)
 
 static const char *const isa_keys[] = {"isa", "family", "vector_bits", "vregs", "vla", "predication",
                                        "target_attr", "cflags", "require_macro", "host_feature",
-                                       "emulator", "template", "a_regs", "direct", NULL};
+                                       "emulator", "template", "a_regs", "direct", "narrow", NULL};
 
 static void copy_rest(reader *r, char *dst, size_t cap)
 {
@@ -176,6 +176,11 @@ int parse_isa(const char *path, isa_desc *d)
             if (!strcmp(r.tok[1], "yes")) d->direct = 1;
             else if (!strcmp(r.tok[1], "no")) d->direct = 0;
             else err_at(path, r.line, "direct must be yes or no");
+            break;
+        case 14:
+            if (!strcmp(r.tok[1], "yes")) d->narrow = 1;
+            else if (!strcmp(r.tok[1], "no")) d->narrow = 0;
+            else err_at(path, r.line, "narrow must be yes or no");
             break;
         }
     }

@@ -35,6 +35,7 @@ typedef struct {
         template_path[256];
     char a_regs[8]; /* registers holding A per k step: one (a broadcast), lanes (MR/lanes vectors), none */
     int direct; /* the template also provides the direct form (A and B read in place) */
+    int narrow; /* its kernels compute a ragged column tile with only the vectors it needs (tuner's model) */
 } isa_desc;
 
 typedef struct {

@@ -8,7 +8,9 @@
 int main(void)
 {
     model_machine h = {48e3, 2e6, 32e6, 200e9, 100e9, 20e9, 5e-9, 20e-9, 90e-9, 50e-9, 2, 10e-9, 30e9, 32};
-    model_config c = {14, 32, 256, 336, 2048, 180.0, 1, 1, 1, 'n'};
+    model_config c = {14, 32, 256, 336, 2048, 180.0, 1, 1, 1, 'n', 0};
+    model_config nar = c; /* the same kernels, narrowing a ragged column tile to 16-float vectors */
+    nar.narrow = 16;
     static const double sizes[] = {1, 7, 64, 100, 333, 1024, 4096};
     const int ns = (int)(sizeof sizes / sizeof sizes[0]);
     tkt_init();
@@ -40,12 +42,23 @@ int main(void)
                 model_config two = c;
                 two.threads = 2;
                 TKT_CHECK(model_time(&h, &two, m, n, k) <= t, "two threads slower at %gx%gx%g", m, n, k);
+                TKT_CHECK(model_time(&h, &nar, m, n, k) <= t, "narrowing made %gx%gx%g slower", m, n, k);
+                if (b + 1 < ns)
+                    TKT_CHECK(model_time(&h, &nar, m, sizes[b + 1], k) >= model_time(&h, &nar, m, n, k),
+                              "narrowing: not monotonic in n at %g", n);
             }
     {
         model_config two = c;
         two.threads = 2;
         double t1 = model_time(&h, &c, 2048, 2048, 2048), t2 = model_time(&h, &two, 2048, 2048, 2048);
         TKT_CHECK(t2 < 0.6 * t1, "2 threads on 2048^3: %g of one thread", t2 / t1);
+    }
+    {
+        /* a whole tile costs the same either way; a tile of 1 column past 2 full ones costs less narrowed */
+        double whole = model_time(&h, &c, 256, 64, 256), whole_n = model_time(&h, &nar, 256, 64, 256);
+        double rag = model_time(&h, &c, 256, 65, 256), rag_n = model_time(&h, &nar, 256, 65, 256);
+        TKT_CHECK(whole_n == whole, "narrowing changed a shape without a ragged tile: %g against %g", whole_n, whole);
+        TKT_CHECK(rag_n < rag && rag_n > whole, "n = 65 narrowed: %g, whole tiles %g, n = 64 %g", rag_n, rag, whole);
     }
     return tkt_finish("test_model");
 }

@@ -106,7 +106,7 @@ int model_best(const isa_desc *isa, const cand_caps *k, const model_machine *h, 
             for (int y = 0; y < nm && y < 64; y++)
                 for (int z = 0; z < nn && z < 64; z++) {
                     model_config mc = {c->mr, (unsigned)(c->nv * k->lanes_per_vector), kcs[x], mcs[y],
-                                       ncs[z], l0[i].gflops, !c->direct, !c->direct, 1, 'n'};
+                                       ncs[z], l0[i].gflops, !c->direct, !c->direct, 1, 'n', k->narrow};
                     double cost = 0;
                     for (int q = 0; q < nks; q++) cost += model_time(h, &mc, ms, ns, ks[q]) / (2.0 * ms * ns * ks[q]);
                     if (cost < best) {

@@ -68,6 +68,7 @@ int calib_read(const char *log, const char *cpu, const cand_caps *k, const measu
         r.c.mr = mr, r.c.nr = nr, r.c.kc = kc, r.c.mc = mc, r.c.nc = ncp * nr;
         r.c.ukr_gflops = l0[at].gflops, r.c.pack_a = !direct, r.c.pack_b = packb;
         r.c.threads = 1, r.c.split = split;
+        r.c.narrow = k->narrow;
         /* its group: one shape measured in one repetition */
         unsigned h = hash_key(m, nn, kk, rep); /* never full: at most HASH / 2 groups */
         while (table[h].id >= 0 && !(table[h].m == m && table[h].n == nn && table[h].k == kk && table[h].rep == rep))

@@ -16,6 +16,8 @@ typedef struct {
     unsigned long long lanes_per_vector; /* f32 lanes per vector for the CPU (VLA: from vlen_bits) */
     unsigned long long l1, l2, l3;       /* bytes */
     unsigned cores;
+    unsigned narrow;                     /* a ragged column tile narrows to multiples of this many
+                                          * columns (a vector; 0: the ISA's kernels do not narrow) */
 } cand_caps;
 
 /* Capacities of a table's CPU for this ISA. */

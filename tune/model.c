@@ -41,13 +41,18 @@ int model_fits(const model_machine *h, const model_config *c)
            (double)c->kc * c->nc * f <= h->l3_bytes;               /* level 3: B block in L3 */
 }
 
-/* level 1: the tiles of one mcur x ncur block at depth kcur, in sequence (eqs. 4-5). Rows and
- * columns past the shape's edge are computed with the rest of their tile (masked, not skipped). */
+/* level 1: the tiles of one mcur x ncur block at depth kcur, in sequence (eqs. 4-5). Rows past the
+ * shape's edge are computed with the rest of their tile (masked, not skipped); so are its columns,
+ * unless the kernels narrow a ragged column tile to the vectors it needs (c->narrow). */
 static double level1(const model_machine *h, const model_config *c, double mcur, double ncur, double kcur,
                      double nblock, double bw_src, double lat_src)
 {
     const double f = 4.0, ti = cdiv(mcur, c->mr), tj = cdiv(ncur, c->nr);
-    const double t0 = 2.0 * c->mr * c->nr * kcur / (c->ukr_gflops * 1e9) + h->call;
+    /* the mean width computed per tile: the last column tile may be narrower */
+    const double rest = ncur - (tj - 1) * c->nr;
+    const double wlast = c->narrow ? fmin((double)c->nr, cdiv(rest, c->narrow) * c->narrow) : c->nr;
+    const double wmean = ((tj - 1) * c->nr + wlast) / tj;
+    const double t0 = 2.0 * c->mr * wmean * kcur / (c->ukr_gflops * 1e9) + h->call;
     double load;
     if (c->pack_a) {
         /* B micro-panel from the packed block (L2 when it fits half of it, else L3), reused by the

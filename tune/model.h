@@ -22,6 +22,8 @@ typedef struct {
     int pack_a, pack_b;                      /* 1 when that operand is copied into a panel */
     unsigned threads;                        /* ways of the work partition */
     char split;                              /* 'm' or 'n' */
+    unsigned narrow;                         /* a ragged column tile costs its columns rounded up to this many
+                                              * (the vector, where kernels narrow; 0: the whole tile) */
 } model_config;
 
 /* 0 when the configuration breaks a capacity (eq. 1), else 1. */
