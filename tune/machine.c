@@ -73,3 +73,39 @@ int machine_record(const char *cpu, const cand_caps *k, const char *log, char *l
     }
     return l2 > 0 && l3 > 0 && dram > 0;
 }
+
+/* the value of the first /proc/cpuinfo line whose key is exactly `key`, into buf; 0 when none */
+static int cpuinfo_value(const char *key, char *buf, size_t cap)
+{
+    char line[512];
+    FILE *f = fopen("/proc/cpuinfo", "r");
+    if (!f) return 0;
+    while (fgets(line, sizeof line, f)) {
+        size_t klen = strcspn(line, "\t:");
+        const char *colon = strchr(line, ':');
+        if (!colon || klen != strlen(key) || strncmp(line, key, klen)) continue;
+        colon++;
+        while (*colon == ' ' || *colon == '\t') colon++;
+        snprintf(buf, cap, "%.*s", (int)strcspn(colon, "\n"), colon);
+        fclose(f);
+        return 1;
+    }
+    fclose(f);
+    return 0;
+}
+
+void machine_cpu_name(char *buf, size_t cap)
+{
+    char name[128], family[16], model[16];
+    /* virtual machines often shorten the name ("AMD EPYC"): family and model say which one */
+    if (cpuinfo_value("model name", name, sizeof name)) {
+        if (cpuinfo_value("cpu family", family, sizeof family) && cpuinfo_value("model", model, sizeof model))
+            snprintf(buf, cap, "%s (family %s, model %s)", name, family, model);
+        else
+            snprintf(buf, cap, "%s", name);
+    } else if (cpuinfo_value("CPU part", name, sizeof name)) {
+        snprintf(buf, cap, "a processor of part %s", name);
+    } else {
+        snprintf(buf, cap, "an unnamed processor");
+    }
+}

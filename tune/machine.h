@@ -9,4 +9,7 @@ double measure_read_bw(size_t bytes, int reps);
 /* Measures the bandwidths of the CPU's cache levels and DRAM (sizes from its table) into one
  * op=machine record line, appended to `log` when it is not NULL; 0 when that fails. */
 int machine_record(const char *cpu, const cand_caps *k, const char *log, char *line, size_t cap);
+/* The host processor's name as the OS reports it (/proc/cpuinfo: "model name", else "CPU part"),
+ * with family and model where given, for a table's provenance; "an unnamed processor" when none. */
+void machine_cpu_name(char *buf, size_t cap);
 #endif

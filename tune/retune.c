@@ -38,7 +38,7 @@
 #define KEEP 6     /* candidates measured again after the first round: the fastest and the previous choice */
 #define CONFIRM 3  /* paired re-measurements (previous, challenger) a changed choice must win */
 #define RUN_REPS 10 /* repetition numbers one run may use (ROUNDS + CONFIRM of them) */
-#define STREAM_M 4  /* cells of at most this many rows are measured with B streamed from memory */
+#define STREAM_M 16 /* cells of at most this many rows are measured with B streamed from memory */
 #define STREAM_N 4096 /* ... and, where n is open, this wide */
 
 static double now(void)
@@ -226,7 +226,7 @@ static double model_gflops(const model_machine *h, const cand_caps *k, const mea
     for (int i = 0; i < nml; i++) {
         if (ml[i].c.mr != r->mr || ml[i].c.nv != nv || ml[i].c.direct != !r->packa) continue;
         model_config mc = {r->mr, (unsigned)(nv * k->lanes_per_vector), r->kc, r->mc,
-                           isa->vla ? r->nc * k->lanes_per_vector : r->nc, ml[i].gflops, r->packa, r->packb, 1, r->split};
+                           isa->vla ? r->nc * k->lanes_per_vector : r->nc, ml[i].gflops, r->packa, r->packb, 1, r->split, k->narrow};
         double g = 0;
         for (int d = 0; d < p->nsh; d++) {
             double s = model_time(h, &mc, (double)p->sm[d], (double)p->sn[d], (double)p->sk[d]);
@@ -480,7 +480,10 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
         snprintf(nt.notes[nt.nnotes++], sizeof nt.notes[0], "estimated, not measured: caches, cores and peak as in the previous table (%s)", t->source);
         snprintf(nt.notes[nt.nnotes++], sizeof nt.notes[0], "level 0: %d microkernels estimated; %d checks of the chosen rows under %s; log %s", nml, measured, po->run_prefix, po->log);
     } else {
-        snprintf(nt.notes[nt.nnotes++], sizeof nt.notes[0], "retuned on this machine: caches, cores and peak as in the previous table (%s)", t->source);
+        char host[96];
+        machine_cpu_name(host, sizeof host);
+        /* the host, not the table's CPU: a class table (x86-64-v3) is measured on whatever runs its ISA */
+        snprintf(nt.notes[nt.nnotes++], sizeof nt.notes[0], "retuned on %s: caches, cores and peak as in the previous table (%s)", host, t->source);
         snprintf(nt.notes[nt.nnotes++], sizeof nt.notes[0], "level 0: %d microkernels measured; %d whole-shape measurements, record log %s", nml, measured, po->log);
     }
     if (o->estimated)
