@@ -307,11 +307,14 @@ static inline int tki_gemm_f32_exactnn_generic(int idx, float alpha, const float
 
 
 
-/* Everything but the exact-shape instances: validate, then compute; C is untouched on error. */
-static inline TKI_UNUSED tk_status tki_gemm_f32_generic_generic(const tk_gemm_desc *d)
+/* Everything but the exact-shape instances: validate, then compute; C is untouched on error. idx is
+ * the row of d's shape, from the caller, which needed it for the exact rows: the tree is walked once
+ * per call (a second walk cost a few ns, on calls of 15-80 ns). With alpha == 0 the check zeroes k,
+ * and the row of the real k still serves: k == 0 only scales C. */
+static inline TKI_UNUSED tk_status tki_gemm_f32_generic_generic(const tk_gemm_desc *d, int idx)
 {
     tki_gemm_args g;
-    int nothing, idx;
+    int nothing;
     float *ws;
     size_t ws_floats;
     const tki_gemm_cfg *cfg;
@@ -321,7 +324,6 @@ static inline TKI_UNUSED tk_status tki_gemm_f32_generic_generic(const tk_gemm_de
     if (!d) return TK_ERR_NULL;
     st = tki_gemm_check(d, &g, &nothing);
     if (st != TK_OK || nothing) return st;
-    idx = tki_gemm_f32_select_generic(g.m, g.n, g.k);
     cfg = &tki_gemm_f32_cfgs_generic[idx];
     st = tki_gemm_f32_ws_pick_generic(cfg, d, &g, &ws, &ws_floats);
     if (st != TK_OK) return st;
@@ -335,28 +337,31 @@ static inline TKI_UNUSED tk_status tki_gemm_f32_generic_generic(const tk_gemm_de
 static inline TKI_UNUSED tk_status tki_gemm_f32_ex_generic(const tk_gemm_desc *d)
 {
     tk_status st;
-    if (d && d->nparts <= 1 &&
-        tki_gemm_f32_exact_generic(tki_gemm_f32_select_generic(d->m, d->n, d->k), d, &st))
-        return st;
-    return tki_gemm_f32_generic_generic(d);
+    int idx;
+    if (!d) return TK_ERR_NULL;
+    idx = tki_gemm_f32_select_generic(d->m, d->n, d->k);
+    if (d->nparts <= 1 && tki_gemm_f32_exact_generic(idx, d, &st)) return st;
+    return tki_gemm_f32_generic_generic(d, idx);
 }
 
 /* The plain entry (tk_gemm_f32): an untransposed call whose shape has an exact-shape row goes
  * straight to that row's plain instance, and one that it turned away (alpha == 0) or that has no
- * such row to the generic driver: the exact rows were tried once. A transposed call goes through the
- * descriptor entry, whose instances handle transposes. */
+ * such row to the generic driver: the exact rows were tried once. A transposed call goes to the
+ * descriptor instance of its row, which handles transposes. */
 static inline TKI_UNUSED tk_status tki_gemm_f32_plain_generic(tk_trans transa, tk_trans transb, size_t m, size_t n,
         size_t k, float alpha, const float *a, size_t lda, const float *b, size_t ldb, float beta, float *c, size_t ldc)
 {
     tk_gemm_desc d;
+    tk_status st;
     const int untransposed = transa == TK_NO_TRANS && transb == TK_NO_TRANS;
+    const int idx = tki_gemm_f32_select_generic(m, n, k);
     if (untransposed) {
-        int r = tki_gemm_f32_exactnn_generic(tki_gemm_f32_select_generic(m, n, k), alpha, a, lda, b, ldb,
-                                              beta, c, ldc);
+        int r = tki_gemm_f32_exactnn_generic(idx, alpha, a, lda, b, ldb, beta, c, ldc);
         if (r != TKI_NOT_EXACT) return (tk_status)r;
     }
     tki_gemm_desc_plain(&d, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-    return untransposed ? tki_gemm_f32_generic_generic(&d) : tki_gemm_f32_ex_generic(&d);
+    if (!untransposed && tki_gemm_f32_exact_generic(idx, &d, &st)) return st;
+    return tki_gemm_f32_generic_generic(&d, idx);
 }
 
 /* Parts of d worth running at once, 1 to max_parts: no more than the tiles along the row's split
