@@ -74,7 +74,7 @@ awk '/^5x7x9 |^13x11x3 / { n++; if ($(NF-8) > 1.0001 || $(NF-7) > 1.0001 || $(NF
   --budget 4 --max-dim 32 --timeout 20 > "$work/o9" 2>&1 && ok || bad "estimated retune of a76 failed: $(tail -3 "$work/o9")"
 "$tkgen" check --root "$root" "$work/a76.tkt" > "$work/o10" 2>&1 && grep -q '^source       estimated$' "$work/a76.tkt" &&
   awk '$1 == "row" && $NF != "estimated" { bad = 1 } END { exit bad }' "$work/a76.tkt" && ok || bad "a76 table: $(cat "$work/o10")"
-grep -q ' level=0 .* result=ok gflops=[0-9.]* spread=0 evidence=estimated mca_cpu=cortex-a76 ' "$work/a76.log" &&
+grep -q ' level=0 .* result=ok gflops=[0-9.]* spread=0 kernels=[0-9a-f]* evidence=estimated mca_cpu=cortex-a76 ' "$work/a76.log" &&
   [ "$(grep -c ' level=check .* result=ok ' "$work/a76.log")" -gt 0 ] && ! grep ' level=check ' "$work/a76.log" | grep -qv 'result=ok' &&
   ok || bad "a76 log lacks estimates or checks"
 mr=$(awk '$1 == "row" { split($5, t, "x"); print t[1]; exit }' "$work/a76.tkt")

@@ -1,18 +1,23 @@
 #!/bin/sh
 # From a record log to a table (tune/buckets.c): the table tktune writes passes tkgen's checks, uses
 # only measured microkernels, ends with the catch-all row; a held lock stops a second writer and
-# leaves the table intact; a log without measurements is refused. usage: tune_table.sh TKTUNE TKGEN ROOT WORKDIR
+# leaves the table intact; a log without measurements is refused; records of other code (another
+# kernels= fingerprint, or none: written before fingerprints) are ignored. usage: tune_table.sh TKTUNE TKGEN ROOT WORKDIR
 set -u
 tktune=$1 tkgen=$2 root=$3 work=$4
 . "$(dirname "$0")/lib.sh"
 rm -rf "$work" && mkdir -p "$work"
 log="$work/records.log" out="$work/generic.tkt"
-cat > "$log" <<'LOG'
+fp=$("$tktune" candidates --root "$root" --cpu generic | sed -n "s/^records of this code carry \(kernels=[0-9a-f]*\).*/\1/p")
+[ -n "$fp" ] && ok || bad "tktune candidates names no code fingerprint"
+cat > "$log" <<LOG
 tk-record 1 op=machine cpu=generic bw_l2=5e+10 bw_l3=2e+10 bw_dram=8e+09 dram_set=8388608 evidence=measured date=1
-tk-record 1 op=gemm dtype=f32 cpu=generic isa=scalar level=0 tile=4x4vec ku=4 form=packed kc=256 result=ok gflops=6.00 spread=0.01 evidence=measured load=0.1 date=1
-tk-record 1 op=gemm dtype=f32 cpu=generic isa=scalar level=0 tile=8x2vec ku=4 form=packed kc=256 result=ok gflops=5.00 spread=0.01 evidence=measured load=0.1 date=1
-tk-record 1 op=gemm dtype=f32 cpu=generic isa=scalar level=0 tile=6x3vec ku=4 form=packed kc=256 result=crash signal=11 evidence=measured load=0.1 date=1
-tk-record 1 op=gemm dtype=f32 cpu=other isa=scalar level=0 tile=2x2vec ku=4 form=packed kc=256 result=ok gflops=99.00 spread=0.01 evidence=measured load=0.1 date=1
+tk-record 1 op=gemm dtype=f32 cpu=generic isa=scalar level=0 tile=4x4vec ku=4 form=packed kc=256 result=ok gflops=6.00 spread=0.01 $fp evidence=measured load=0.1 date=1
+tk-record 1 op=gemm dtype=f32 cpu=generic isa=scalar level=0 tile=8x2vec ku=4 form=packed kc=256 result=ok gflops=5.00 spread=0.01 $fp evidence=measured load=0.1 date=1
+tk-record 1 op=gemm dtype=f32 cpu=generic isa=scalar level=0 tile=6x3vec ku=4 form=packed kc=256 result=crash signal=11 $fp evidence=measured load=0.1 date=1
+tk-record 1 op=gemm dtype=f32 cpu=other isa=scalar level=0 tile=2x2vec ku=4 form=packed kc=256 result=ok gflops=99.00 spread=0.01 $fp evidence=measured load=0.1 date=1
+tk-record 1 op=gemm dtype=f32 cpu=generic isa=scalar level=0 tile=2x4vec ku=4 form=packed kc=256 result=ok gflops=99.00 spread=0.01 kernels=00000000 evidence=measured load=0.1 date=1
+tk-record 1 op=gemm dtype=f32 cpu=generic isa=scalar level=0 tile=2x8vec ku=4 form=packed kc=256 result=ok gflops=99.00 spread=0.01 evidence=measured load=0.1 date=1
 LOG
 "$tktune" table --root "$root" --cpu generic --log "$log" --out "$out" > "$work/o1" 2>&1 && ok || bad "table: $(cat "$work/o1")"
 "$tkgen" check --root "$root" "$out" > "$work/o2" 2>&1 && ok || bad "tkgen check: $(cat "$work/o2")"

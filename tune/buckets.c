@@ -3,6 +3,7 @@
  * bucket over the measured level-0 candidates, neighbours with the same winner merged, and the table
  * written through a temporary file and a rename under a lock. */
 #include "buckets.h"
+#include "profile.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -24,7 +25,7 @@ int read_level0(const char *log, const char *cpu, measured_l0 *out, int cap)
         char form[16], kind[8];
         const char *t = strstr(line, " tile="), *g = strstr(line, " gflops=");
         if (strncmp(line, "tk-record 1 op=gemm ", 20) || !strstr(line, want) || !strstr(line, " level=0 ") ||
-            !strstr(line, " result=ok ") || !t || !g)
+            !strstr(line, " result=ok ") || !t || !g || !record_is_current(line))
             continue;
         if (sscanf(t, " tile=%ux%u%7[a-z] ku=%u form=%15s kc=%llu", &m.c.mr, &m.c.nv, kind, &m.c.ku, form, &m.kc) != 6)
             continue;

@@ -8,6 +8,7 @@
  * the measured best: the tuner uses the model to rank, not to predict absolute times. The result
  * is a function of the log alone, so a rerun on the same log gives the same model. */
 #include "calibrate.h"
+#include "profile.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -52,7 +53,7 @@ int calib_read(const char *log, const char *cpu, const cand_caps *k, const measu
         double m, nn, kk;
         const char *p = strstr(line, " level=full m="), *g = strstr(line, " gflops=");
         if (strncmp(line, "tk-record 1 op=gemm ", 20) || !strstr(line, want) || !p || !g || !strstr(line, " result=ok ") ||
-            strstr(line, " path=exact"))
+            strstr(line, " path=exact") || !record_is_current(line))
             continue;
         if (sscanf(p, " level=full m=%lf n=%lf k=%lf tile=%ux%u%7[a-z] ku=%u form=%15s kc=%llu mc=%llu nc=%llu packb=%d "
                       "split=%c order=%*c rep=%d",

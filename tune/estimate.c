@@ -158,14 +158,14 @@ int estimate_level0(const profile_opts *o, const isa_desc *isa, const tkt_table 
         int fmas = extract_loop(asmf, fn, &tc, all, fmaf);
         if (fmas == 0 || (cyc = mca(&tc, t->mca_cpu, all, &rt_all)) <= 0 || mca(&tc, t->mca_cpu, fmaf, &rt_fma) <= 0 ||
             rt_fma <= 0) {
-            fprintf(log, "tk-record 1 op=gemm dtype=f32 cpu=%s isa=%s level=0 %s result=failed output=no-estimate evidence=estimated mca_cpu=%s date=%ld\n",
-                    o->cpu, isa->name, key, t->mca_cpu, (long)time(NULL));
+            fprintf(log, "tk-record 1 op=gemm dtype=f32 cpu=%s isa=%s level=0 %s result=failed output=no-estimate %sevidence=estimated mca_cpu=%s date=%ld\n",
+                    o->cpu, isa->name, key, records_kernels(), t->mca_cpu, (long)time(NULL));
             continue;
         }
         /* the kernel's share of the FMA pipes, at most all of them */
         double share = rt_fma / cyc > 1 ? 1 : rt_fma / cyc;
-        fprintf(log, "tk-record 1 op=gemm dtype=f32 cpu=%s isa=%s level=0 %s result=ok gflops=%.2f spread=0 evidence=estimated mca_cpu=%s cycles=%.2f fma_cycles=%.2f fmas=%d date=%ld\n",
-                o->cpu, isa->name, key, share * t->peak_gflops, t->mca_cpu, cyc, rt_fma, fmas, (long)time(NULL));
+        fprintf(log, "tk-record 1 op=gemm dtype=f32 cpu=%s isa=%s level=0 %s result=ok gflops=%.2f spread=0 %sevidence=estimated mca_cpu=%s cycles=%.2f fma_cycles=%.2f fmas=%d date=%ld\n",
+                o->cpu, isa->name, key, share * t->peak_gflops, records_kernels(), t->mca_cpu, cyc, rt_fma, fmas, (long)time(NULL));
         done++;
     }
     fclose(log);

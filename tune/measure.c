@@ -225,7 +225,7 @@ static double logged(const char *log, const char *cpu, const char *key, int rep)
     snprintf(want_key, sizeof want_key, " level=full %s rep=%d result=", key, rep);
     while (fgets(line, sizeof line, f)) {
         const char *at = strstr(line, want_key), *gf;
-        if (!at || !strstr(line, want_cpu)) continue;
+        if (!at || !strstr(line, want_cpu) || !record_is_current(line)) continue;
         gf = strstr(at, " gflops=");
         g = !strncmp(at + strlen(want_key), "ok ", 3) && gf ? strtod(gf + 8, NULL) : 0.0;
     }
@@ -269,8 +269,8 @@ static void append(const shape_probe *p, const char *level, const char *key, int
     const profile_opts *o = p->o;
     FILE *log = fopen(o->log, "a");
     if (!log) die("cannot append to %s", o->log);
-    fprintf(log, "tk-record 1 op=gemm dtype=f32 cpu=%s isa=%s level=%s %s rep=%d %s evidence=%s load=%.2f date=%ld\n",
-            o->cpu, p->isa->name, level, key, rep, result, o->evidence ? o->evidence : "measured", loadavg(),
+    fprintf(log, "tk-record 1 op=gemm dtype=f32 cpu=%s isa=%s level=%s %s rep=%d %s %sevidence=%s load=%.2f date=%ld\n",
+            o->cpu, p->isa->name, level, key, rep, result, records_kernels(), o->evidence ? o->evidence : "measured", loadavg(),
             (long)time(NULL));
     if (fclose(log)) die("cannot append to %s", o->log);
 }

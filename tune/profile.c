@@ -16,6 +16,31 @@
 #include <time.h>
 #include <unistd.h>
 
+static char g_kernels[32]; /* "kernels=<8 hex digits> ", empty until bound */
+
+void records_bind_kernels(const isa_desc *isa)
+{
+    const char *files[] = {isa->template_path, "gen/tkm.m4", "templates/gemm-f32-blocked.h.m4"};
+    unsigned long long h = 14695981039346656037ull; /* FNV-1a, 64 bits */
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
+        char path[1100];
+        int c;
+        snprintf(path, sizeof path, "%s/%s", g_root, files[i]);
+        FILE *f = fopen(path, "rb");
+        if (!f) die("cannot read %s for the record log's code fingerprint", path);
+        while ((c = getc(f)) != EOF) h = (h ^ (unsigned char)c) * 1099511628211ull;
+        fclose(f);
+    }
+    snprintf(g_kernels, sizeof g_kernels, "kernels=%08x ", (unsigned)(h ^ (h >> 32)));
+}
+
+const char *records_kernels(void) { return g_kernels; }
+
+int record_is_current(const char *line)
+{
+    return !g_kernels[0] || strstr(line, g_kernels) != NULL;
+}
+
 void cand_key(const isa_desc *isa, const cand_l0 *c, unsigned long long kc, char *out, size_t cap)
 {
     snprintf(out, cap, "tile=%ux%u%s ku=%u form=%s kc=%llu", c->mr, c->nv, isa->vla ? "v" : "vec", c->ku,
@@ -30,7 +55,7 @@ int log_has(const char *log, const char *cpu, const char *key)
     if (!f) return 0;
     snprintf(want_cpu, sizeof want_cpu, " cpu=%s ", cpu);
     while (!found && fgets(line, sizeof line, f))
-        found = strstr(line, want_cpu) && strstr(line, key) && strstr(line, " level=0 ");
+        found = strstr(line, want_cpu) && strstr(line, key) && strstr(line, " level=0 ") && record_is_current(line);
     fclose(f);
     return found;
 }
@@ -202,8 +227,8 @@ int profile_level0(const profile_opts *o, const isa_desc *isa, const cand_l0 *ca
             snprintf(result, sizeof result, "result=ok gflops=%.2f spread=%.3f", gf, spread);
         else snprintf(result, sizeof result, "result=failed output=unreadable");
         /* one "tensor sentence": workload, hardware, then every decision in order, then the result */
-        fprintf(log, "tk-record 1 op=gemm dtype=f32 cpu=%s isa=%s level=0 %s %s evidence=%s load=%.2f date=%ld\n",
-                o->cpu, isa->name, key, result, o->evidence ? o->evidence : "measured", loadavg(), (long)time(NULL));
+        fprintf(log, "tk-record 1 op=gemm dtype=f32 cpu=%s isa=%s level=0 %s %s %sevidence=%s load=%.2f date=%ld\n",
+                o->cpu, isa->name, key, result, records_kernels(), o->evidence ? o->evidence : "measured", loadavg(), (long)time(NULL));
         fflush(log);
         measured++;
         if (o->progress)

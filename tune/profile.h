@@ -11,6 +11,16 @@ typedef struct {
     const char *evidence;   /* what a record of a run says it is: NULL means "measured" */
 } profile_opts;
 
+/* Binds the record log to the code that measurements run: a fingerprint of the ISA's template,
+ * the m4 helper library and the framework template (under g_root). Records written after it carry
+ * `kernels=<fingerprint>`, and only records of the same code are reused on resume or fitted to:
+ * records of earlier kernels describe other code (the ragged-tile kernels of 8fce2cd made the
+ * model's fit to a log of both rank worse than to the new records alone). */
+void records_bind_kernels(const isa_desc *isa);
+/* "kernels=<fingerprint> " for a record line, or "" before records_bind_kernels. */
+const char *records_kernels(void);
+/* 1 when a record line is of the bound code (any line, before records_bind_kernels). */
+int record_is_current(const char *line);
 /* The record-log key of a level-0 measurement: every decision, in order. */
 void cand_key(const isa_desc *isa, const cand_l0 *c, unsigned long long kc, char *out, size_t cap);
 /* 1 when the log already holds a level-0 record of `key` for `cpu` (resume). */

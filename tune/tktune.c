@@ -92,6 +92,7 @@ int main(int argc, char **argv)
     if (!load_table(&p, c, &t)) return 1;
     const isa_desc *isa = load_isa(&p, c->isa, p.reg.path, c->line);
     if (!isa) return 1;
+    records_bind_kernels(isa);
     cand_caps k = cand_caps_of(isa, &t);
     static cand_l0 l0[8192];
     int n0 = cand_level0(isa, l0, 8192);
@@ -219,6 +220,7 @@ int main(int argc, char **argv)
     unsigned long long threads = 2ull * (k.cores ? k.cores : 1);
     printf("cpu %s (%s, %llu f32 lanes per vector): L1 %llu B, L2 %llu B, L3 %llu B, %u cores\n", cpu, isa->name,
            k.lanes_per_vector, k.l1, k.l2, k.l3, k.cores);
+    printf("records of this code carry %s\n", records_kernels());
     printf("level 0  register tile x k unroll x form   %d\n", n0);
     printf("level 1  + kc (micro-panels fit L1)         %llu\n", n1);
     printf("level 2  + mc (packed A fits L2/2)          %llu\n", n2);
