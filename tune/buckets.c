@@ -16,16 +16,15 @@
 int read_level0(const char *log, const char *cpu, measured_l0 *out, int cap)
 {
     FILE *f = fopen(log, "r");
-    char line[1024], want[96];
+    char line[1024];
     int n = 0;
     if (!f) return 0;
-    snprintf(want, sizeof want, " cpu=%s ", cpu);
     while (fgets(line, sizeof line, f)) {
         measured_l0 m;
         char form[16], kind[8];
         const char *t = strstr(line, " tile="), *g = strstr(line, " gflops=");
-        if (strncmp(line, "tk-record 1 op=gemm ", 20) || !strstr(line, want) || !strstr(line, " level=0 ") ||
-            !strstr(line, " result=ok ") || !t || !g || !record_is_current(line))
+        if (strncmp(line, "tk-record 1 op=gemm ", 20) || !record_of(line, cpu) || !strstr(line, " level=0 ") ||
+            !strstr(line, " result=ok ") || !t || !g)
             continue;
         if (sscanf(t, " tile=%ux%u%7[a-z] ku=%u form=%15s kc=%llu", &m.c.mr, &m.c.nv, kind, &m.c.ku, form, &m.kc) != 6)
             continue;

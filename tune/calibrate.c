@@ -35,7 +35,7 @@ int calib_read(const char *log, const char *cpu, const cand_caps *k, const measu
     static calib_rec ring[1 << 16];
     static int count_of[1 << 16];
     FILE *f = fopen(log, "r");
-    char line[1024], want[96];
+    char line[1024];
     int n = 0, ng = 0, ringcap = (int)(sizeof ring / sizeof ring[0]);
     *groups = 0;
     if (!f || cap <= 0) {
@@ -43,7 +43,6 @@ int calib_read(const char *log, const char *cpu, const cand_caps *k, const measu
         return 0;
     }
     for (unsigned i = 0; i < HASH; i++) table[i].id = -1;
-    snprintf(want, sizeof want, " cpu=%s ", cpu);
     while (fgets(line, sizeof line, f)) {
         calib_rec r;
         unsigned mr, nv, ku;
@@ -52,8 +51,8 @@ int calib_read(const char *log, const char *cpu, const cand_caps *k, const measu
         char form[16], kind[8], split;
         double m, nn, kk;
         const char *p = strstr(line, " level=full m="), *g = strstr(line, " gflops=");
-        if (strncmp(line, "tk-record 1 op=gemm ", 20) || !strstr(line, want) || !p || !g || !strstr(line, " result=ok ") ||
-            strstr(line, " path=exact") || !record_is_current(line))
+        if (strncmp(line, "tk-record 1 op=gemm ", 20) || !record_of(line, cpu) || !p || !g || !strstr(line, " result=ok ") ||
+            strstr(line, " path=exact"))
             continue;
         if (sscanf(p, " level=full m=%lf n=%lf k=%lf tile=%ux%u%7[a-z] ku=%u form=%15s kc=%llu mc=%llu nc=%llu packb=%d "
                       "split=%c order=%*c rep=%d",

@@ -218,14 +218,13 @@ void full_key(const isa_desc *isa, const tkt_row *r, unsigned long long m, unsig
 static double logged(const char *log, const char *cpu, const char *key, int rep)
 {
     FILE *f = fopen(log, "r");
-    char line[1024], want_cpu[96], want_key[600];
+    char line[1024], want_key[600];
     double g = -1;
     if (!f) return -1;
-    snprintf(want_cpu, sizeof want_cpu, " cpu=%s ", cpu);
     snprintf(want_key, sizeof want_key, " level=full %s rep=%d result=", key, rep);
     while (fgets(line, sizeof line, f)) {
         const char *at = strstr(line, want_key), *gf;
-        if (!at || !strstr(line, want_cpu) || !record_is_current(line)) continue;
+        if (!at || !record_of(line, cpu)) continue;
         gf = strstr(at, " gflops=");
         g = !strncmp(at + strlen(want_key), "ok ", 3) && gf ? strtod(gf + 8, NULL) : 0.0;
     }

@@ -36,8 +36,11 @@ void records_bind_kernels(const isa_desc *isa)
 
 const char *records_kernels(void) { return g_kernels; }
 
-int record_is_current(const char *line)
+int record_of(const char *line, const char *cpu)
 {
+    const char *at = strstr(line, " cpu=");
+    const size_t n = strlen(cpu);
+    if (!at || strncmp(at + 5, cpu, n) || at[5 + n] != ' ') return 0;
     return !g_kernels[0] || strstr(line, g_kernels) != NULL;
 }
 
@@ -50,12 +53,11 @@ void cand_key(const isa_desc *isa, const cand_l0 *c, unsigned long long kc, char
 int log_has(const char *log, const char *cpu, const char *key)
 {
     FILE *f = fopen(log, "r");
-    char line[1024], want_cpu[96];
+    char line[1024];
     int found = 0;
     if (!f) return 0;
-    snprintf(want_cpu, sizeof want_cpu, " cpu=%s ", cpu);
     while (!found && fgets(line, sizeof line, f))
-        found = strstr(line, want_cpu) && strstr(line, key) && strstr(line, " level=0 ") && record_is_current(line);
+        found = record_of(line, cpu) && strstr(line, key) && strstr(line, " level=0 ");
     fclose(f);
     return found;
 }

@@ -19,8 +19,9 @@ typedef struct {
 void records_bind_kernels(const isa_desc *isa);
 /* "kernels=<fingerprint> " for a record line, or "" before records_bind_kernels. */
 const char *records_kernels(void);
-/* 1 when a record line is of the bound code (any line, before records_bind_kernels). */
-int record_is_current(const char *line);
+/* 1 when a record line is of `cpu` and of the bound code (any code, before records_bind_kernels):
+ * the one test every reader of measurements applies. */
+int record_of(const char *line, const char *cpu);
 /* The record-log key of a level-0 measurement: every decision, in order. */
 void cand_key(const isa_desc *isa, const cand_l0 *c, unsigned long long kc, char *out, size_t cap);
 /* 1 when the log already holds a level-0 record of `key` for `cpu` (resume). */
