@@ -187,6 +187,8 @@ static void emit_ukr_header(const isa_desc *d, const tile *tiles, int nt, const 
     emit_isa_defs(f, d);
     fprintf(f, "tkm_ukr_header_begin\n");
     fprintf(f, "#define TKI_VL_F32_%s() ((size_t)(tkm_vl_f32))\n", d->name);
+    /* the ISA's own A packing, where its template has one: X(function, largest mr) */
+    fprintf(f, "#define TKI_PACK_A_LIST_F32_%s(X) m4_ifdef(<@tkm_pack_a_name@>, <@X(tkm_pack_a_name, tkm_pack_a_max_mr)@>)\n", d->name);
     emit_tiles(f, d, tiles, nt, "tkm_ukr_gemm_f32", NULL, NULL);
     emit_tiles(f, d, dtiles, ndt, "tkm_ukr_gemm_f32_direct", NULL, NULL);
     emit_tiles(f, d, tiles, nt, "tkm_ukr_name", "TKI_UKR_LIST_F32",

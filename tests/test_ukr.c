@@ -88,17 +88,51 @@ static void check_kernel(const char *name, tki_ukr_fn f, size_t mr, size_t nv, s
                         }
 }
 
+/* An ISA's own A packing against the definition (docs/microkernel.md): dst[p*mr + i] = A[i][p] for
+ * rows < `rows`, zero for the padding rows up to mr, and nothing written past the mr*kc panel (it
+ * stores whole vectors where it can, so the guard cells after the panel are what could break). */
+static size_t n_packs;
+static void check_pack_a(const char *name, void (*pack)(const float *, size_t, size_t, size_t, size_t, float *),
+                         size_t max_mr)
+{
+    static const size_t kcs[] = {1, 7, 8, 9, 15, 16, 17, 33, 40};
+    size_t mr, ir, ik;
+    for (mr = 1; mr <= max_mr; mr++)
+        for (ir = 0; ir < 3; ir++)
+            for (ik = 0; ik < sizeof kcs / sizeof kcs[0]; ik++) {
+                const size_t rows = ir == 0 ? mr : ir == 1 ? (mr > 1 ? mr - 1 : 1) : 1, kc = kcs[ik];
+                const size_t lda = kc + 3, guard = 32;
+                float *src = tkt_alloc(rows * lda), *dst = tkt_alloc(mr * kc + guard);
+                size_t i, p, bad = 0, guard_bad = 0;
+                for (i = 0; i < rows * lda; i++) src[i] = tkt_smallint();
+                for (i = 0; i < mr * kc + guard; i++) dst[i] = GUARD;
+                pack(src, lda, rows, kc, mr, dst);
+                for (p = 0; p < kc; p++)
+                    for (i = 0; i < mr; i++)
+                        if (!(dst[p * mr + i] == (i < rows ? src[i * lda + p] : 0.0f))) bad++;
+                for (i = mr * kc; i < mr * kc + guard; i++)
+                    if (!(dst[i] == GUARD)) guard_bad++;
+                TKT_CHECK(bad == 0 && guard_bad == 0, "%s mr=%zu rows=%zu kc=%zu: %zu wrong, %zu written past the panel",
+                          name, mr, rows, kc, bad, guard_bad);
+                free(src), free(dst);
+            }
+    n_packs++;
+}
+
 static size_t n_kernels;
 #define TKT_UKR(name, mr, nv, ku) (check_kernel(#name, name, mr, nv, ku, vl, 0), n_kernels++);
 #define TKT_UKR_DIRECT(name, mr, nv, ku) (check_kernel(#name, name, mr, nv, ku, vl, 1), n_kernels++);
+#define TKT_PACK_A(fn, max_mr) check_pack_a(#fn, fn, max_mr);
 #define TKT_ISA(isa, runnable)                                                                   \
     if (runnable) {                                                                              \
         size_t vl = TKI_VL_F32_##isa();                                                          \
         size_t before = n_kernels;                                                               \
+        size_t packs_before = n_packs;                                                           \
         TKI_UKR_LIST_F32_##isa(TKT_UKR)                                                          \
         TKI_UKR_DIRECT_LIST_F32_##isa(TKT_UKR_DIRECT)                                            \
-        printf("isa %s: %zu microkernels checked (vector length %zu floats)\n", #isa,              \
-               n_kernels - before, vl);                                                          \
+        TKI_PACK_A_LIST_F32_##isa(TKT_PACK_A)                                                    \
+        printf("isa %s: %zu microkernels checked (vector length %zu floats), A packing %s\n", #isa, \
+               n_kernels - before, vl, n_packs > packs_before ? "checked" : "portable");          \
     } else {                                                                                     \
         printf("isa %s: skipped, this CPU cannot run it\n", #isa);                               \
     }

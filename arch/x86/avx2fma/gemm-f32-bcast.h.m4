@@ -20,7 +20,51 @@ static inline TKM_TARGET __m256i tki_mask8_avx2fma(size_t n, size_t first)
     int l = left >= 8 ? 8 : (int)left;
     return _mm256_cmpgt_epi32(_mm256_set1_epi32(l), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
 }
+
+/* Packs rows x kc of row-major A (rows lda apart) into dst[p*mr + i], rows..mr-1 zero, mr <= 8:
+ * eight columns at a time, each row read as one vector and the 8x8 block transposed in registers
+ * (the portable loop reads the rows element by element; see the AVX-512 kernel for what that cost).
+ * Columns are stored in order, each as a whole vector: lanes past mr land on later columns of the
+ * panel, which are written after. A store that would reach past the panel is exact instead. */
+static inline TKM_TARGET void tki_pack_a_f32_avx2fma(const float *TKI_RESTRICT src, size_t lda, size_t rows,
+                                                     size_t kc, size_t mr, float *TKI_RESTRICT dst)
+{
+    size_t p = 0, i;
+    for (; p + 8 <= kc; p += 8) {
+tkm_for(<@TKM_I@>, 0, 7, <@        const __m256 r<@@>TKM_I = rows > TKM_I ? _mm256_loadu_ps(src + TKM_I * lda + p) : _mm256_setzero_ps();
+@>)m4_dnl
+        /* element pairs of row pairs, then element quads of row quads (within 128-bit lanes) */
+tkm_for(<@TKM_I@>, 0, 3, <@        const __m256 t<@@>m4_eval(2 * TKM_I) = _mm256_unpacklo_ps(r<@@>m4_eval(2 * TKM_I), r<@@>m4_eval(2 * TKM_I + 1));
+        const __m256 t<@@>m4_eval(2 * TKM_I + 1) = _mm256_unpackhi_ps(r<@@>m4_eval(2 * TKM_I), r<@@>m4_eval(2 * TKM_I + 1));
+@>)m4_dnl
+tkm_for(<@TKM_I@>, 0, 1, <@        const __m256 s<@@>m4_eval(4 * TKM_I) = _mm256_shuffle_ps(t<@@>m4_eval(4 * TKM_I), t<@@>m4_eval(4 * TKM_I + 2), 0x44);
+        const __m256 s<@@>m4_eval(4 * TKM_I + 1) = _mm256_shuffle_ps(t<@@>m4_eval(4 * TKM_I), t<@@>m4_eval(4 * TKM_I + 2), 0xEE);
+        const __m256 s<@@>m4_eval(4 * TKM_I + 2) = _mm256_shuffle_ps(t<@@>m4_eval(4 * TKM_I + 1), t<@@>m4_eval(4 * TKM_I + 3), 0x44);
+        const __m256 s<@@>m4_eval(4 * TKM_I + 3) = _mm256_shuffle_ps(t<@@>m4_eval(4 * TKM_I + 1), t<@@>m4_eval(4 * TKM_I + 3), 0xEE);
+@>)m4_dnl
+        /* column e: rows 0-3 from the low lane of s(e mod 4), rows 4-7 from s(4 + e mod 4) */
+        __m256 col[8];
+tkm_for(<@TKM_I@>, 0, 3, <@        col[TKM_I] = _mm256_permute2f128_ps(s<@@>TKM_I, s<@@>m4_eval(TKM_I + 4), 0x20);
+        col[m4_eval(TKM_I + 4)] = _mm256_permute2f128_ps(s<@@>TKM_I, s<@@>m4_eval(TKM_I + 4), 0x31);
+@>)m4_dnl
+        for (i = 0; i < 8; i++) {
+            if ((p + i) * mr + 8 <= kc * mr) {
+                _mm256_storeu_ps(dst + (p + i) * mr, col[i]);
+            } else {
+                float last[8];
+                size_t r;
+                _mm256_storeu_ps(last, col[i]);
+                for (r = 0; r < mr; r++) dst[(p + i) * mr + r] = last[r];
+            }
+        }
+    }
+    for (; p < kc; p++)
+        for (i = 0; i < mr; i++) dst[p * mr + i] = i < rows ? src[i * lda + p] : 0.0f;
+}
 @>)
+m4_dnl # the framework packs untransposed A with this when MR <= tkm_pack_a_max_mr
+m4_define(<@tkm_pack_a_name@>, <@tki_pack_a_f32_avx2fma@>)
+m4_define(<@tkm_pack_a_max_mr@>, <@8@>)
 m4_define(<@tkm_ukr_header_end@>, <@#endif /* TK_GEN_UKR_F32_AVX2FMA_H */@>)
 
 m4_dnl # one k step (TKM_U of the unrolled group, 1 in the tail); the direct form (TKM_DIRECT 1) reads
@@ -50,6 +94,24 @@ m4_define(<@_tkm_avx2_loops@>, <@m4_pushdef(<@TKM_MASKB@>, <@$1@>)m4_dnl
 tkm_kloop(<@_tkm_avx2_step@>)m4_dnl
 m4_popdef(<@TKM_MASKB@>)@>)
 
+m4_dnl # _tkm_avx2_cmem(PTR-EXPR): C's vector at PTR: a plain load when TKM_MASKC is 0, else masked
+m4_define(<@_tkm_avx2_loadc@>, <@m4_ifelse(TKM_MASKC, 1, <@_mm256_maskload_ps($1, k_<@@>TKM_V)@>, <@_mm256_loadu_ps($1)@>)@>)
+m4_define(<@_tkm_avx2_storec@>, <@m4_ifelse(TKM_MASKC, 1, <@_mm256_maskstore_ps($1, k_<@@>TKM_V, $2)@>, <@_mm256_storeu_ps($1, $2)@>)@>)
+
+m4_dnl # _tkm_avx2_epilogue(MASKC): C = alpha*acc + bias (+ beta*C) for the valid rows. vmaskmov stores
+m4_dnl # are slow on AMD (microcoded on Zen), so a tile that covers all its columns stores plainly.
+m4_define(<@_tkm_avx2_epilogue@>, <@m4_pushdef(<@TKM_MASKC@>, <@$1@>)m4_dnl
+        if (aux->beta == 0.0f && aux->alpha == 1.0f && !aux->bias) {
+            /* the plain product: one multiply-add less on every accumulator's path to memory */
+_tkm_avx2_rows(<@_tkm_avx2_storec(c + TKM_I * ldc + m4_eval(TKM_V * 8), tkm_acc(TKM_I, TKM_V));@>)m4_dnl
+        } else if (aux->beta == 0.0f) {
+_tkm_avx2_rows(<@_tkm_avx2_storec(c + TKM_I * ldc + m4_eval(TKM_V * 8), _mm256_fmadd_ps(va, tkm_acc(TKM_I, TKM_V), bias_<@@>TKM_V));@>)m4_dnl
+        } else {
+            const __m256 vb = _mm256_set1_ps(aux->beta);
+_tkm_avx2_rows(<@_tkm_avx2_storec(c + TKM_I * ldc + m4_eval(TKM_V * 8), _mm256_fmadd_ps(vb, _tkm_avx2_loadc(c + TKM_I * ldc + m4_eval(TKM_V * 8)), _mm256_fmadd_ps(va, tkm_acc(TKM_I, TKM_V), bias_<@@>TKM_V)));@>)m4_dnl
+        }
+m4_popdef(<@TKM_MASKC@>)@>)
+
 m4_dnl # _tkm_avx2_kernel(NAME, MR, NV, KU, DIRECT): the body both forms share
 m4_define(<@_tkm_avx2_kernel@>, <@m4_dnl
 m4_pushdef(<@TKM_MR@>, <@$2@>)m4_pushdef(<@TKM_NV@>, <@$3@>)m4_pushdef(<@TKM_KU@>, <@$4@>)m4_pushdef(<@TKM_DIRECT@>, <@$5@>)m4_dnl
@@ -62,6 +124,16 @@ m4_ifelse(TKM_DIRECT, 1, <@m4_dnl
 tkm_for(<@TKM_I@>, 0, TKM_MR - 1, <@    const float *TKI_RESTRICT a_<@@>TKM_I = a + (m > TKM_I ? TKM_I : 0) * aux->rsa;
 @>)m4_dnl
 @>)m4_dnl
+    /* C is touched only after the k loop: start fetching its rows now (as the AVX-512 kernel does,
+     * and only for a long k loop, for the same reasons: docs in arch/x86/avx512f) */
+    if (k >= 32) {
+        const float *cp = c;
+        size_t i;
+        for (i = 0; i < m; i++, cp += ldc) {
+tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@            _mm_prefetch((const char *)(cp + m4_eval(TKM_V * 8)), _MM_HINT_T0);
+@>)m4_dnl
+        }
+    }
 tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@    const __m256i k_<@@>TKM_V = tki_mask8_avx2fma(n, m4_eval(TKM_V * 8));
 @>)m4_dnl
 tkm_for(<@TKM_I@>, 0, TKM_MR - 1, <@tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@    __m256 tkm_acc(TKM_I, TKM_V) = _mm256_setzero_ps();
@@ -75,12 +147,9 @@ _tkm_avx2_loops(1)    }
         const __m256 va = _mm256_set1_ps(aux->alpha);
 tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@        const __m256 bias_<@@>TKM_V = aux->bias ? _mm256_maskload_ps(aux->bias + m4_eval(TKM_V * 8), k_<@@>TKM_V) : _mm256_setzero_ps();
 @>)m4_dnl
-        if (aux->beta == 0.0f) {
-_tkm_avx2_rows(<@_mm256_maskstore_ps(c + TKM_I * ldc + m4_eval(TKM_V * 8), k_<@@>TKM_V, _mm256_fmadd_ps(va, tkm_acc(TKM_I, TKM_V), bias_<@@>TKM_V));@>)m4_dnl
-        } else {
-            const __m256 vb = _mm256_set1_ps(aux->beta);
-_tkm_avx2_rows(<@_mm256_maskstore_ps(c + TKM_I * ldc + m4_eval(TKM_V * 8), k_<@@>TKM_V, _mm256_fmadd_ps(vb, _mm256_maskload_ps(c + TKM_I * ldc + m4_eval(TKM_V * 8), k_<@@>TKM_V), _mm256_fmadd_ps(va, tkm_acc(TKM_I, TKM_V), bias_<@@>TKM_V)));@>)m4_dnl
-        }
+        if (n >= m4_eval(TKM_NV * 8)) {
+_tkm_avx2_epilogue(0)        } else {
+_tkm_avx2_epilogue(1)        }
     }
 }
 m4_popdef(<@TKM_MR@>)m4_popdef(<@TKM_NV@>)m4_popdef(<@TKM_KU@>)m4_popdef(<@TKM_DIRECT@>)m4_dnl
