@@ -44,6 +44,11 @@ pid=$!
 i=0
 count() { c=$(grep -c ' level=full ' "$1" 2>/dev/null); echo "${c:-0}"; }
 while [ "$(count "$work/k.log")" -lt 3 ] && [ $i -lt 600 ]; do sleep 0.05; i=$((i + 1)); done
+# a second run on the same record log (the same CPU) while the first measures: refused at once
+if "$tktune" retune --root "$root" --cpu generic --tkgen "$tkgen" --work "$work/w2" --log "$work/k.log" --out "$work/second.tkt" \
+  --budget 2 --top 1 --max-dim 48 --timeout 5 --shapes "$work/shapes" > "$work/o4b" 2>&1; then bad "a second run on a busy log was accepted"
+else grep -q "k.log: another tktune run is using this record log" "$work/o4b" && [ ! -e "$work/second.tkt" ] && ok ||
+  bad "second run: $(tail -3 "$work/o4b")"; fi
 kill -TERM $pid 2>/dev/null; wait $pid 2>/dev/null
 [ "$(cksum < "$out")" = "$sum" ] && [ ! -e "$out.lock" ] && [ ! -e "$out.tmp" ] && ok || bad "the kill changed the table or left a lock"
 [ "$(grep -c ' level=full ' "$work/k.log")" -lt "$n1" ] && ok || bad "the run was not interrupted (it finished first)"

@@ -25,9 +25,12 @@
 #include "machine.h"
 #include "measure.h"
 
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 
@@ -40,6 +43,7 @@
 #define RUN_REPS 10 /* repetition numbers one run may use (ROUNDS + CONFIRM of them) */
 #define STREAM_M 16 /* cells of at most this many rows are measured with B streamed from memory */
 #define STREAM_N 4096 /* ... and, where n is open, this wide */
+#define BIGB_FLOP 2e10 /* the largest shape a wide open cell's large-B corner may be (flop) */
 
 static double now(void)
 {
@@ -53,6 +57,7 @@ typedef struct {
     int nsh;
     int exact;              /* 1: a shape of the list (an exact row), 0: a grid cell */
     int stream;             /* a few rows against a B that streams from memory (LLM decode) */
+    int bigb;               /* sm[1] is the large-B corner (a weight matrix past the cache) */
     range rm, rn;           /* the cell's ranges */
     tkt_row cand[MAXC];     /* cand[0] is the previous table's choice */
     int nc;
@@ -60,6 +65,19 @@ typedef struct {
     double confirmed;       /* a changed choice: median challenger/previous ratio of the paired re-measurements */
     int win;
 } point;
+
+/* One run per record log (so per CPU) at a time: an exclusive lock on the log itself, held for the
+ * whole run and released by the kernel however the run ends (a kill leaves nothing to clean up).
+ * The table's own lock covers only its write; two runs that overlapped otherwise both measured, each
+ * disturbing the other's figures, and both wrote the table. Returns the descriptor to keep open. */
+static int lock_run(const char *log)
+{
+    int fd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644); /* probes must not inherit it */
+    if (fd < 0) die("%s: cannot open the record log: %s", log, strerror(errno));
+    if (flock(fd, LOCK_EX | LOCK_NB) != 0)
+        die("%s: another tktune run is using this record log (one run per CPU at a time)", log);
+    return fd;
+}
 
 /* Runs of this CPU the log says were completed. A run's measurements carry repetition numbers
  * from RUN_REPS * (this count): an interrupted run resumes with its own measurements, a new run
@@ -276,6 +294,7 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
     model_machine h;
 
     mkdir(po->work, 0777);
+    if (!o->dry_run) lock_run(po->log); /* held until exit */
     /* 1. machine (a dry or estimated run assumes bandwidths from the table's dram_gbs instead) */
     if (!read_machine(po->log, po->cpu, &bw2, &bw3, &bwd) && !o->dry_run && !o->estimated &&
         (!machine_record(po->cpu, k, po->log, line, sizeof line) || !read_machine(po->log, po->cpu, &bw2, &bw3, &bwd)))
@@ -324,9 +343,18 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
             if (kd > 16384) kd = 16384;
             if (kd > k2) k1 = k2 = kd, p->stream = 1;
         }
+        /* Wide open cells (n past the grid's edge) with more rows: a weight matrix larger than the
+         * last-level cache, as a prefill or a large layer multiplies. The grid's own corner (n and k at
+         * the grid's edge) keeps B in cache, where reading it in place wins; at 512x11008x4096 that row
+         * ran at 0.89 of a packed one (one bench run). The deep corner is taken STREAM_N wide and deep
+         * enough that B is twice the cache, where the shape stays under BIGB_FLOP (about 0.2 s). */
+        double kb = ceil(2.0 * (double)k->l3 / (4.0 * STREAM_N) / 256) * 256;
+        int bigb = !p->stream && cells[i].n.hi == TK_SIZE_INF && cells[i].m.lo > STREAM_M && !o->estimated &&
+                   2.0 * hm * STREAM_N * kb <= BIGB_FLOP;
         p->nsh = 0;
         p->sm[p->nsh] = (unsigned long long)hm, p->sn[p->nsh] = (unsigned long long)hn, p->sk[p->nsh++] = (unsigned long long)k1;
-        if (k2 != k1) p->sm[p->nsh] = (unsigned long long)hm, p->sn[p->nsh] = (unsigned long long)hn, p->sk[p->nsh++] = (unsigned long long)k2;
+        if (bigb) p->sm[p->nsh] = (unsigned long long)hm, p->sn[p->nsh] = STREAM_N, p->sk[p->nsh++] = (unsigned long long)kb, p->bigb = 1;
+        else if (k2 != k1) p->sm[p->nsh] = (unsigned long long)hm, p->sn[p->nsh] = (unsigned long long)hn, p->sk[p->nsh++] = (unsigned long long)k2;
         if (mm != hm || mn != hn)
             p->sm[p->nsh] = (unsigned long long)mm, p->sn[p->nsh] = (unsigned long long)mn, p->sk[p->nsh++] = (unsigned long long)round(sqrt(k1 * k2));
         p->rm = cells[i].m, p->rn = cells[i].n;
@@ -343,6 +371,13 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
         for (int j = 0; j < nb; j++) add_cand(p, &best[j]);
         if (p->exact && !o->estimated) add_even_tiles(p, isa);
         if (p->stream) add_stream_blocks(p);
+        /* the model's own ranking at the large-B corner too: there it weighs packing B differently */
+        if (p->bigb && nml > 0) {
+            tkt_row big[MAXC - 1];
+            double kbig = (double)p->sk[1];
+            int nbig = model_best(isa, k, &h, ml, nml, (double)p->sm[1], (double)p->sn[1], &kbig, 1, big, (want + 1) / 2);
+            for (int j = 0; j < nbig; j++) add_cand(p, &big[j]);
+        }
         /* estimated: the model's first choice is the choice */
         for (int j = 0; j < p->nc && nb > 0 && o->estimated; j++)
             if (same_choice(&p->cand[j], &best[0])) p->win = j;
@@ -522,11 +557,12 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
         for (int i = 0; i < np; i++) {
             const point *p = &pts[i];
             const tkt_row *w = &p->cand[p->win];
-            char shape[64];
+            char shape[96];
             double o1 = p->score[0], n1 = p->score[p->win];
             snprintf(shape, sizeof shape, "%s%llux%llux%llu", p->exact ? "=" : "", p->sm[0], p->sn[0], p->sk[0]);
             int last = p->nsh - 1, deeper = p->nsh > 1 && p->sm[1] == p->sm[0] && p->sn[1] == p->sn[0];
             if (deeper) snprintf(shape + strlen(shape), sizeof shape - strlen(shape), ",%llu", p->sk[1]);
+            if (p->bigb) snprintf(shape + strlen(shape), sizeof shape - strlen(shape), "+%llux%llu", p->sn[1], p->sk[1]);
             if (last > 0 && (p->sm[last] != p->sm[0] || p->sn[last] != p->sn[0]))
                 snprintf(shape + strlen(shape), sizeof shape - strlen(shape), "+mid");
             fprintf(f, "%-22s %9.1f %9.1f %7.3f %6.1f%%  %ux%u%s ku%u kc%llu mc%llu nc%llu %s%s\n", shape, o1, n1,
