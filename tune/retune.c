@@ -69,14 +69,20 @@ typedef struct {
 /* One run per record log (so per CPU) at a time: an exclusive lock on the log itself, held for the
  * whole run and released by the kernel however the run ends (a kill leaves nothing to clean up).
  * The table's own lock covers only its write; two runs that overlapped otherwise both measured, each
- * disturbing the other's figures, and both wrote the table. Returns the descriptor to keep open. */
-static int lock_run(const char *log)
+ * disturbing the other's figures, and both wrote the table. The descriptor stays open until exit. */
+static void lock_run(const char *log)
 {
     int fd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644); /* probes must not inherit it */
     if (fd < 0) die("%s: cannot open the record log: %s", log, strerror(errno));
     if (flock(fd, LOCK_EX | LOCK_NB) != 0)
         die("%s: another tktune run is using this record log (one run per CPU at a time)", log);
-    return fd;
+}
+
+/* The depth (a multiple of 256) at which a B `width` floats wide is twice the last-level cache: a
+ * weight matrix that streams from memory rather than one the cache keeps. */
+static double depth_past_llc(const cand_caps *k, double width)
+{
+    return ceil(2.0 * (double)k->l3 / (4.0 * width) / 256) * 256;
 }
 
 /* Runs of this CPU the log says were completed. A run's measurements carry repetition numbers
@@ -339,7 +345,7 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
             /* the open end stands for a model's widths (4096 to 14336), not for the grid's edge: a
              * B row of 1408 floats is a stream too short for the prefetchers' ramp to matter */
             if (cells[i].n.hi == TK_SIZE_INF) hn = fmax(hn, STREAM_N), mn = round(sqrt((double)cells[i].n.lo * hn));
-            double kd = ceil(2.0 * (double)k->l3 / (4.0 * hn) / 256) * 256;
+            double kd = depth_past_llc(k, hn);
             if (kd > 16384) kd = 16384;
             if (kd > k2) k1 = k2 = kd, p->stream = 1;
         }
@@ -348,7 +354,7 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
          * the grid's edge) keeps B in cache, where reading it in place wins; at 512x11008x4096 that row
          * ran at 0.89 of a packed one (one bench run). The deep corner is taken STREAM_N wide and deep
          * enough that B is twice the cache, where the shape stays under BIGB_FLOP (about 0.2 s). */
-        double kb = ceil(2.0 * (double)k->l3 / (4.0 * STREAM_N) / 256) * 256;
+        double kb = depth_past_llc(k, STREAM_N);
         int bigb = !p->stream && cells[i].n.hi == TK_SIZE_INF && cells[i].m.lo > STREAM_M && !o->estimated &&
                    2.0 * hm * STREAM_N * kb <= BIGB_FLOP;
         p->nsh = 0;
