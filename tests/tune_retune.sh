@@ -4,9 +4,11 @@
 # catch-all; the report has every phase; an exact-shape row comes from the shape list, measured as
 # its exact-shape instance; a completed run is recorded and the next one measures afresh; a run
 # killed mid-way leaves the table as it was and no lock or temporary file, and the rerun after it
-# measures nothing twice; a crashing configuration is recorded
-# and never chosen; evaluate's ratios to its oracle are at most 1; an exact shape tries the tiles
-# that cut it evenly (on an AVX-512 host); a malformed shape list is refused with file:line.
+# measures nothing twice; a run whose budget ran out is followed by one that starts where it
+# stopped; a crashing configuration is recorded and never chosen; evaluate's ratios to its oracle
+# are at most 1; an exact shape tries the tiles that cut it evenly (on an AVX-512 host); no row,
+# measured or estimated, has a tile taller than its m range; a malformed shape list is refused with
+# file:line.
 # usage: tune_retune.sh TKTUNE TKGEN ROOT WORKDIR
 set -u
 tktune=$1 tkgen=$2 root=$3 work=$4
@@ -14,10 +16,11 @@ tktune=$1 tkgen=$2 root=$3 work=$4
 rm -rf "$work" && mkdir -p "$work"
 log="$work/records.log" out="$work/generic.tkt"
 printf '# shapes\nsmall 7 9 5\n' > "$work/shapes"
-run() { # run LOG OUT [env...]: one small retune
+budget_s=540
+run() { # run LOG OUT [env...]: one small retune, $budget_s seconds at most
   l=$1 o=$2; shift 2
   env "$@" "$tktune" retune --root "$root" --cpu generic --tkgen "$tkgen" --work "$work/w" --log "$l" --out "$o" \
-    --budget 2 --top 1 --max-dim 48 --timeout 5 --shapes "$work/shapes"
+    --budget 2 --top 1 --max-dim 48 --timeout 5 --shapes "$work/shapes" --budget-s "$budget_s"
 }
 run "$log" "$out" > "$work/o1" 2>&1 && ok || bad "retune failed: $(tail -5 "$work/o1")"
 "$tkgen" check --root "$root" "$out" > "$work/o2" 2>&1 && ok || bad "tkgen check: $(cat "$work/o2")"
@@ -27,6 +30,13 @@ grep -q " level=full m=7 n=9 k=5 .* path=exact rep=0 result=ok" "$log" && ok || 
 grep -q '^source       measured$' "$out" && ok || bad "source is not 'measured'"
 grep -q '^phases (s): machine .*level 0 .*measure .*total' "$work/w/report.txt" && [ -s "$work/w/report.svg" ] && ok ||
   bad "report: $(cat "$work/w/report.txt" 2>/dev/null | tail -3)"
+# a tile taller than every m its row serves computes only dead rows: the row's height stands in
+no_tall() {
+  awk '$1 == "row" && $2 != "*" { split($2, m, /\.\./); hi = (2 in m) ? m[2] : m[1]; split($5, t, "x")
+    if (hi != "*" && t[1] + 0 > hi + 0) { print; bad = 1 } } END { exit bad }' "$1" > "$work/tall" && ok ||
+    bad "tiles taller than their rows' m in $1: $(cat "$work/tall")"
+}
+no_tall "$out"
 n1=$(grep -c ' level=full ' "$log")
 [ "$n1" -gt 20 ] && ok || bad "only $n1 whole-shape records"
 
@@ -34,6 +44,19 @@ n1=$(grep -c ' level=full ' "$log")
 [ "$(grep -c "^tk-record 1 op=retune cpu=generic run=0 result=done" "$log")" = 1 ] && ok || bad "no op=retune record for the run"
 run "$log" "$work/again.tkt" > "$work/o3" 2>&1 && [ "$(grep -c " level=full .* rep=1[0-9] " "$log")" -gt 20 ] &&
   ! grep -q "; 0 whole-shape measurements" "$work/again.tkt" && ok || bad "the second run did not measure afresh: $(tail -3 "$work/o3")"
+
+# a run whose budget runs out records the cell it stopped at, and the next run starts there: in its
+# report the first grid cell is unmeasured (-1) and a later one measured
+rl="$work/rot.log"
+budget_s=6
+for r in 0 1; do
+  run "$rl" "$work/rot$r.tkt" > "$work/or$r" 2>&1 || bad "budget-cut run $r failed: $(tail -3 "$work/or$r")"
+done
+budget_s=540
+next0=$(sed -n 's/^tk-record 1 op=retune cpu=generic run=0 .* next=\([0-9]*\) .*/\1/p' "$rl")
+[ "${next0:-0}" -gt 0 ] && awk '/^point / { on = 1; next } on && !/^=/ { n++; if (n == 1) first = $2; else if ($2 > 0) later = 1 }
+  END { exit !(first == -1 && later) }' "$work/w/report.txt" && ok ||
+  bad "the second run did not start where the first one's budget ran out (next=${next0:-none}): $(sed -n 5,8p "$work/w/report.txt")"
 
 # killed mid-way: the table stays as it was, and the rerun completes without measuring anything twice
 sum=$(cksum < "$out")
@@ -82,6 +105,7 @@ awk '/^5x7x9 |^13x11x3 / { n++; if ($(NF-8) > 1.0001 || $(NF-7) > 1.0001 || $(NF
 grep -q ' level=0 .* result=ok gflops=[0-9.]* spread=0 kernels=[0-9a-f]* evidence=estimated mca_cpu=cortex-a76 ' "$work/a76.log" &&
   [ "$(grep -c ' level=check .* result=ok ' "$work/a76.log")" -gt 0 ] && ! grep ' level=check ' "$work/a76.log" | grep -qv 'result=ok' &&
   ok || bad "a76 log lacks estimates or checks"
+no_tall "$work/a76.tkt"
 mr=$(awk '$1 == "row" { split($5, t, "x"); print t[1]; exit }' "$work/a76.tkt")
 if TKTUNE_TEST_WRONG_MR=$mr "$tktune" retune --root "$root" --cpu a76 --tkgen "$tkgen" --work "$work/a76" --log "$work/a76w.log" \
   --out "$work/a76w.tkt" --budget 4 --max-dim 32 --timeout 20 > "$work/o11" 2>&1; then bad "a wrong result under qemu was accepted"

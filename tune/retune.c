@@ -88,15 +88,20 @@ static double depth_past_llc(const cand_caps *k, double width)
 /* Runs of this CPU the log says were completed. A run's measurements carry repetition numbers
  * from RUN_REPS * (this count): an interrupted run resumes with its own measurements, a new run
  * measures afresh (a stale figure from another day must not judge a fresh one). */
-static int completed_runs(const char *log, const char *cpu)
+static int completed_runs(const char *log, const char *cpu, int *next_cell)
 {
     FILE *f = fopen(log, "r");
     char line[1024], want[128];
     int n = 0;
+    *next_cell = 0;
     if (!f) return 0;
     snprintf(want, sizeof want, "tk-record 1 op=retune cpu=%s ", cpu);
     while (fgets(line, sizeof line, f))
-        n += !strncmp(line, want, strlen(want));
+        if (!strncmp(line, want, strlen(want))) {
+            const char *at = strstr(line, " next=");
+            n++;
+            *next_cell = at ? atoi(at + 6) : 0;
+        }
     fclose(f);
     return n;
 }
@@ -130,11 +135,50 @@ static int cmp_double(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-static void add_cand(point *p, const tkt_row *r)
+/* the point's largest m: a tile taller than that computes dead rows */
+static unsigned long long point_mmax(const point *p)
+{
+    return p->exact ? p->sm[0] : (unsigned long long)p->rm.hi;
+}
+
+/* r cut to the point's height (mc keeps its count of tiles) */
+static tkt_row cut_to_point(const point *p, const tkt_row *r)
+{
+    tkt_row c = *r;
+    unsigned long long mmax = point_mmax(p);
+    if (c.mr > mmax) c.mc = c.mc / c.mr * mmax, c.mr = (unsigned)mmax;
+    return c;
+}
+
+static void add_one(point *p, const tkt_row *r)
 {
     for (int i = 0; i < p->nc; i++)
         if (same_choice(&p->cand[i], r)) return;
     if (p->nc < MAXC) p->cand[p->nc++] = *r;
+}
+
+/* A tile taller than every m the point serves also brings its twin cut to the point's height, which
+ * reads B no less and skips the dead rows' FMAs; see drop_tall. */
+static void add_cand(point *p, const tkt_row *r)
+{
+    tkt_row c = cut_to_point(p, r);
+    add_one(p, r);
+    add_one(p, &c);
+}
+
+/* A tall candidate is out wherever its twin ran: measurement cannot be trusted to drop it, as where B
+ * streams from memory the dead FMAs hide under the loads (the zen4 table had come to run 2x128 for
+ * m = 1; at 1x768x768 from memory, kernels called directly, 2x128 ran 7.3 GFLOP/s and 1x128 8.7). A
+ * tall previous choice is then out too, so the point's best wins outright. It stays only where its
+ * twin failed (a crashing kernel): the rows' heights are not a correctness matter. */
+static void drop_tall(point *p)
+{
+    for (int j = 0; j < p->nc; j++) {
+        tkt_row c = cut_to_point(p, &p->cand[j]);
+        if (c.mr == p->cand[j].mr) continue;
+        for (int t = 0; t < p->nc; t++)
+            if (same_choice(&p->cand[t], &c) && p->score[t] > 0) p->score[j] = 0;
+    }
 }
 
 /* An exact shape is one call: what costs there is the part of each tile that computes nothing, so
@@ -167,18 +211,23 @@ static void add_even_tiles(point *p, const isa_desc *isa)
 
 /* A streamed B is read once, a kc-deep slab of rows at a time, row by row: each row is a stream the
  * prefetchers must follow, so kc sets how many run at once. The model has no term for that: the
- * previous choice and the model's first pick are also tried at kc 8, 16 and 32 (1x4096x4096 on the
+ * first two candidates no taller than the point (the previous choice and the model's first pick, or
+ * their cut twins) are also tried at kc 8, 16 and 32 (1x4096x4096 on the
  * Zen 4: kc 8 ran 1.2-1.34x faster than the table's kc 64, in paired runs). */
 static void add_stream_blocks(point *p)
 {
-    int n = p->nc;
-    for (int j = 0; j < n && j < 2; j++)
+    int n = p->nc, from = 0;
+    for (int j = 0; j < n && from < 2; j++) {
+        tkt_row r0 = cut_to_point(p, &p->cand[j]);
+        if (r0.mr != p->cand[j].mr) continue; /* its twin follows it */
+        from++;
         for (unsigned long long kc = 8; kc <= 32; kc *= 2) {
-            tkt_row r = p->cand[j];
+            tkt_row r = r0;
             if (kc % r.ku || kc == r.kc) continue;
             r.kc = kc;
             add_cand(p, &r);
         }
+    }
 }
 
 /* the shape list's shapes as exact-row points after pts[at]; -1 on a malformed list */
@@ -387,6 +436,11 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
         /* estimated: the model's first choice is the choice */
         for (int j = 0; j < p->nc && nb > 0 && o->estimated; j++)
             if (same_choice(&p->cand[j], &best[0])) p->win = j;
+        /* ... cut to the point's height if it is taller */
+        for (int j = 0; j < p->nc && nb > 0 && o->estimated; j++) {
+            tkt_row c = cut_to_point(p, &best[0]);
+            if (same_choice(&p->cand[j], &c)) p->win = j;
+        }
         for (int j = 0; j < p->nc; j++) all[nall++] = p->cand[j], p->score[j] = -1;
     }
     phase[2] = now() - t1;
@@ -407,14 +461,30 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
         int checked = check_choices(&sp, isa, t, pts, np);
         if (checked < 0) die("a chosen configuration computed a wrong result under %s: the table was not written", po->run_prefix);
         measured = checked;
-        for (int i = 0; i < np; i++) /* the report's figures are the model's */
-            for (int j = 0; j < pts[i].nc; j++) pts[i].score[j] = model_gflops(&h, k, ml, nml, isa, &pts[i].cand[j], &pts[i]);
+        for (int i = 0; i < np; i++) { /* the report's figures are the model's */
+            point *p = &pts[i];
+            for (int j = 0; j < p->nc; j++) p->score[j] = model_gflops(&h, k, ml, nml, isa, &p->cand[j], p);
+            /* a cut twin's kernel may have no level-0 estimate: it does the tall tile's work less the
+             * dead rows, so the tall tile's figure stands for it */
+            for (int j = 0; j < p->nc; j++) {
+                tkt_row c = cut_to_point(p, &p->cand[j]);
+                for (int t = 0; t < p->nc && c.mr != p->cand[j].mr; t++)
+                    if (same_choice(&p->cand[t], &c) && p->score[t] <= 0) p->score[t] = p->score[j];
+            }
+        }
     }
-    const int run = completed_runs(po->log, po->cpu), rep0 = RUN_REPS * run;
-    int first_point = o->estimated ? np : 0;
+    /* The exact shapes first, then the grid's cells from where the last completed run's budget ran
+     * out, round the grid: cells are in m order, and starting each run at the first left the large
+     * ones (m > 128 on the Zen 4 under load) unmeasured run after run. A resumed run starts where the
+     * interrupted one did. */
+    int next_cell;
+    const int run = completed_runs(po->log, po->cpu, &next_cell), rep0 = RUN_REPS * run;
+    const int start_cell = ncells > 0 && next_cell > 0 && next_cell < ncells ? next_cell : 0;
+    int first_point = o->estimated ? np : 0, cells_done = 0;
     progress pr = {now(), planned, 0, po->progress};
     int out_of_time = 0;
-    for (int i = first_point; i < np; i++) {
+    for (int q = first_point; q < np; q++) {
+        const int i = q < nexact ? q : nexact + (q - nexact + start_cell) % ncells;
         point *p = &pts[i];
         double best[MAXC][3];
         int keep[MAXC];
@@ -448,6 +518,7 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
             }
         }
         for (int j = 0; j < p->nc && !out_of_time; j++) p->score[j] = depth_score(best[j], p->nsh);
+        if (!out_of_time) drop_tall(p);
         /* the previous choice stays unless a challenger beats it by more than the noise */
         p->win = 0;
         for (int j = 1; j < p->nc; j++)
@@ -481,6 +552,7 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
             p->confirmed = nr == CONFIRM ? ratio[nr / 2] : 0;
             if (p->confirmed < NOISE) p->win = 0;
         }
+        if (!out_of_time && i >= nexact) cells_done++;
     }
     if (po->progress) fprintf(stderr, "\n");
     phase[3] = now() - t1;
@@ -537,8 +609,10 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
     {
         FILE *lf = fopen(po->log, "a");
         if (!lf) die("cannot append to %s", po->log);
-        fprintf(lf, "tk-record 1 op=retune cpu=%s run=%d result=done points=%d measurements=%d evidence=%s date=%ld\n", po->cpu, run,
-                np, measured, o->estimated ? "estimated" : "measured", (long)time(NULL));
+        /* next: the cell the next run starts at (where this one's budget ran out) */
+        fprintf(lf, "tk-record 1 op=retune cpu=%s run=%d result=done points=%d measurements=%d next=%d evidence=%s date=%ld\n", po->cpu,
+                run, np, measured, out_of_time && ncells > 0 ? (start_cell + cells_done) % ncells : 0,
+                o->estimated ? "estimated" : "measured", (long)time(NULL));
         if (fclose(lf)) die("cannot append to %s", po->log);
     }
     phase[4] = now() - t1;
