@@ -43,6 +43,8 @@
 #define RUN_REPS 10 /* repetition numbers one run may use (ROUNDS + CONFIRM of them) */
 #define STREAM_M 16 /* cells of at most this many rows are measured with B streamed from memory */
 #define STREAM_N 4096 /* ... and, where n is open, this wide */
+#define STREAM_WIDE 11008 /* ... and this wide too (an FFN width, LLaMA-7B's), */
+#define STREAM_WIDE_K 4096 /* ... at least this deep (that model's hidden size) */
 #define BIGB_FLOP 2e10 /* the largest shape a wide open cell's large-B corner may be (flop) */
 
 static double now(void)
@@ -58,6 +60,7 @@ typedef struct {
     int exact;              /* 1: a shape of the list (an exact row), 0: a grid cell */
     int stream;             /* a few rows against a B that streams from memory (LLM decode) */
     int bigb;               /* sm[1] is the large-B corner (a weight matrix past the cache) */
+    int wide;               /* sm[1] is the wide streamed shape of an open decode cell */
     range rm, rn;           /* the cell's ranges */
     tkt_row cand[MAXC];     /* cand[0] is the previous table's choice */
     int nc;
@@ -393,10 +396,15 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
         if (cells[i].m.hi <= STREAM_M && hn >= 512 && !o->estimated) {
             /* the open end stands for a model's widths (4096 to 14336), not for the grid's edge: a
              * B row of 1408 floats is a stream too short for the prefetchers' ramp to matter */
-            if (cells[i].n.hi == TK_SIZE_INF) hn = fmax(hn, STREAM_N), mn = round(sqrt((double)cells[i].n.lo * hn));
+            int open = cells[i].n.hi == TK_SIZE_INF;
+            if (open) hn = fmax(hn, STREAM_N), mn = round(sqrt((double)cells[i].n.lo * hn));
             double kd = depth_past_llc(k, hn);
             if (kd > 16384) kd = 16384;
-            if (kd > k2) k1 = k2 = kd, p->stream = 1;
+            /* An open cell is also measured at an FFN width that is no power of two: there the C
+             * block of many rows outgrows L2 while B streams, and the two widths disagree (16 rows:
+             * kc 16 tied kc 64 at 16x4096x4096 and ran 0.81-0.83x as fast at 16x11008x4096, in
+             * three bench runs; the table had taken kc 16 from the 4096-wide corner alone). */
+            if (kd > k2) k1 = k2 = kd, p->stream = 1, p->wide = open;
         }
         /* Wide open cells (n past the grid's edge) with more rows: a weight matrix larger than the
          * last-level cache, as a prefill or a large layer multiplies. The grid's own corner (n and k at
@@ -409,6 +417,9 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
         p->nsh = 0;
         p->sm[p->nsh] = (unsigned long long)hm, p->sn[p->nsh] = (unsigned long long)hn, p->sk[p->nsh++] = (unsigned long long)k1;
         if (bigb) p->sm[p->nsh] = (unsigned long long)hm, p->sn[p->nsh] = STREAM_N, p->sk[p->nsh++] = (unsigned long long)kb, p->bigb = 1;
+        else if (p->wide)
+            p->sm[p->nsh] = (unsigned long long)hm, p->sn[p->nsh] = STREAM_WIDE,
+            p->sk[p->nsh++] = (unsigned long long)fmin(16384, fmax(STREAM_WIDE_K, depth_past_llc(k, STREAM_WIDE)));
         else if (k2 != k1) p->sm[p->nsh] = (unsigned long long)hm, p->sn[p->nsh] = (unsigned long long)hn, p->sk[p->nsh++] = (unsigned long long)k2;
         if (mm != hm || mn != hn)
             p->sm[p->nsh] = (unsigned long long)mm, p->sn[p->nsh] = (unsigned long long)mn, p->sk[p->nsh++] = (unsigned long long)round(sqrt(k1 * k2));
@@ -642,7 +653,7 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
             snprintf(shape, sizeof shape, "%s%llux%llux%llu", p->exact ? "=" : "", p->sm[0], p->sn[0], p->sk[0]);
             int last = p->nsh - 1, deeper = p->nsh > 1 && p->sm[1] == p->sm[0] && p->sn[1] == p->sn[0];
             if (deeper) snprintf(shape + strlen(shape), sizeof shape - strlen(shape), ",%llu", p->sk[1]);
-            if (p->bigb) snprintf(shape + strlen(shape), sizeof shape - strlen(shape), "+%llux%llu", p->sn[1], p->sk[1]);
+            if (p->bigb || p->wide) snprintf(shape + strlen(shape), sizeof shape - strlen(shape), "+%llux%llu", p->sn[1], p->sk[1]);
             if (last > 0 && (p->sm[last] != p->sm[0] || p->sn[last] != p->sn[0]))
                 snprintf(shape + strlen(shape), sizeof shape - strlen(shape), "+mid");
             fprintf(f, "%-22s %9.1f %9.1f %7.3f %6.1f%%  %ux%u%s ku%u kc%llu mc%llu nc%llu %s%s\n", shape, o1, n1,
