@@ -6,7 +6,8 @@
 # killed mid-way leaves the table as it was and no lock or temporary file, and the rerun after it
 # measures nothing twice; a run whose budget ran out is followed by one that starts where it
 # stopped; a crashing configuration is recorded and never chosen; evaluate's ratios to its oracle
-# are at most 1; an exact shape tries the tiles that cut it evenly (on an AVX-512 host); no row,
+# are at most 1; an exact shape tries the tiles that cut it evenly (on an AVX-512 host); the probe's
+# cold mode (operands rotated through an arena) times and checks; no row,
 # measured or estimated, has a tile taller than its m range; a malformed shape list is refused with
 # file:line.
 # usage: tune_retune.sh TKTUNE TKGEN ROOT WORKDIR
@@ -37,6 +38,14 @@ no_tall() {
     bad "tiles taller than their rows' m in $1: $(cat "$work/tall")"
 }
 no_tall "$out"
+# the probe's cold mode (decode cells): A and B come from a further slot of the arena on every call,
+# and the timed calls' result is checked too (a slot's B taken from the wrong place fails it)
+probe="$work/w/full/probe"
+set -- $(awk '$1 == "columns" { for (i = 2; i <= NF; i++) c[$i] = i } $1 == "row" { r = $0 }
+  END { $0 = r; split($c["tile"], t, "x"); print t[1], t[2], $c["ku"], $c["mc"], $c["nc"] / t[2], $c["kc"],
+    ($c["packb"] == "yes"), ($c["packa"] != "no"), $c["split"], $c["order"] }' "$out")
+"$probe" 33 70 41 "$1" "$2" "$3" "$4" "$5" "$6" "$7" "$8" "$9" "${10}" cold=1048576 > "$work/cold" 2>&1 &&
+  grep -q '^gflops=[0-9.]* spread=' "$work/cold" && ok || bad "the probe's cold mode: $(cat "$work/cold") (args: $*)"
 n1=$(grep -c ' level=full ' "$log")
 [ "$n1" -gt 20 ] && ok || bad "only $n1 whole-shape records"
 

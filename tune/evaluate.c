@@ -129,7 +129,7 @@ int evaluate_run(const profile_opts *po, const char *shapes, const isa_desc *isa
     for (int s = 0; s < ns; s++)
         for (int j = 0; j < ncand[s]; j++) {
             int fresh;
-            gf[s][j] = first[s][j] = shape_measure(&sp, &cand[s][j], mnk[s][0], mnk[s][1], mnk[s][2], 0, &fresh);
+            gf[s][j] = first[s][j] = shape_measure(&sp, &cand[s][j], mnk[s][0], mnk[s][1], mnk[s][2], 0, 0, &fresh);
             done++;
             if (po->progress) fprintf(stderr, "\rtktune: evaluating %.0f/%.0f   ", done, planned);
         }
@@ -156,7 +156,7 @@ int evaluate_run(const profile_opts *po, const char *shapes, const isa_desc *isa
             for (int j = 0; j < ncand[s]; j++) {
                 int fresh;
                 if (!remeasure[s][j]) continue;
-                again[rep - 1][s][j] = shape_measure(&sp, &cand[s][j], mnk[s][0], mnk[s][1], mnk[s][2], rep, &fresh);
+                again[rep - 1][s][j] = shape_measure(&sp, &cand[s][j], mnk[s][0], mnk[s][1], mnk[s][2], 0, rep, &fresh);
                 if (rep == 2) {
                     double a = first[s][j], b = again[0][s][j], c = again[1][s][j];
                     gf[s][j] = fmax(fmin(a, b), fmin(fmax(a, b), c)); /* the median of three */

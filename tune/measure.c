@@ -14,7 +14,10 @@
 #include <sys/wait.h>
 #include <time.h>
 
-/* Writes the probe's C source: argv = m n k mr nv ku mc ncp kc packb packa split order [check].
+/* Writes the probe's C source: argv = m n k mr nv ku mc ncp kc packb packa split order [check | cold=BYTES].
+ * cold=BYTES times the calls with A and B taken from consecutive slots of a BYTES arena, a slot further
+ * each call, as the bench rotates bandwidth-bound shapes (bench/shim.cc) and as a model's layers come
+ * round once per token: every call finds its operands out of cache, whatever their size.
  * exact 0: RUN() is the generic blocked driver with the configuration given at run time; exact 1:
  * the exact-shape instance of the table row that has that configuration (exact_probe_build). */
 static int write_source(const char *path, const char *sym, const char *isa, int exact)
@@ -46,11 +49,22 @@ static int write_source(const char *path, const char *sym, const char *isa, int 
             "    for (; e->f; e++) if (e->mr == mr && e->nv == nv && e->ku == ku) return e->f;\n"
             "    return 0;\n}\n"
             "static float *falloc(size_t n) { return aligned_alloc(64, (n * 4 + 63) / 64 * 64); }\n"
+            "/* 64 sampled elements of C against a double-precision sum: 4 (and where) unless all are exact */\n"
+            "static int check(const float *a, const float *b, const float *c, size_t m, size_t n, size_t k) {\n"
+            "    size_t i, j, p; int s;\n"
+            "    for (s = 0; s < 64; s++) {\n"
+            "        double want = 0; i = (size_t)s * 7919 %% m; j = (size_t)s * 104729 %% n;\n"
+            "        if (s == 0) i = m - 1, j = n - 1;\n"
+            "        for (p = 0; p < k; p++) want += (double)a[i * k + p] * (double)b[p * n + j];\n"
+            "        if ((double)c[i * n + j] != want) { printf(\"wrong at %%zu,%%zu: %%g, want %%g\\n\", i, j, (double)c[i * n + j], want); return 4; }\n"
+            "    }\n"
+            "    return 0;\n}\n"
             "int main(int argc, char **argv) {\n"
-            "    size_t m, n, k, i, j, p, nr, panels, wsf, reps, r;\n"
+            "    size_t m, n, k, i, nr, panels, wsf, reps, r, slot = 0, nslots = 0, cur = 0, arena_bytes = 0;\n"
             "    unsigned mr, nv, ku; int packa, s, ns; double g[7], t0, t1; cpu_set_t set;\n"
-            "    tki_gemm_cfg cfg; tki_gemm_args ga; tk_gemm_desc d; float *a, *b, *c, *ws; int row;\n"
-            "    if (argc != 14 && argc != 15) return 2; /* a 14th argument: check only, do not time */\n"
+            "    tki_gemm_cfg cfg; tki_gemm_args ga; tk_gemm_desc d; float *a, *b, *c, *ws, *arena = 0; int row;\n"
+            "    if (argc != 14 && argc != 15) return 2; /* a 14th argument: check only (or cold=BYTES) */\n"
+            "    if (argc == 15 && !strncmp(argv[14], \"cold=\", 5)) arena_bytes = strtoull(argv[14] + 5, 0, 10), argc = 14;\n"
             "    m = strtoul(argv[1], 0, 10); n = strtoul(argv[2], 0, 10); k = strtoul(argv[3], 0, 10);\n"
             "    mr = atoi(argv[4]); nv = atoi(argv[5]); ku = atoi(argv[6]); packa = atoi(argv[11]);\n"
             "    memset(&cfg, 0, sizeof cfg);\n"
@@ -79,22 +93,30 @@ static int write_source(const char *path, const char *sym, const char *isa, int 
             "    if (row < 0) return 7;\n"
             "    RUN();\n"
             "    if (getenv(\"TKTUNE_TEST_WRONG_MR\") && (unsigned)atoi(getenv(\"TKTUNE_TEST_WRONG_MR\")) == mr) c[m * n - 1] += 1;\n"
-            "    for (s = 0; s < 64; s++) {\n"
-            "        double want = 0; i = (size_t)s * 7919 %% m; j = (size_t)s * 104729 %% n;\n"
-            "        if (s == 0) i = m - 1, j = n - 1;\n"
-            "        for (p = 0; p < k; p++) want += (double)a[i * k + p] * (double)b[p * n + j];\n"
-            "        if ((double)c[i * n + j] != want) { printf(\"wrong at %%zu,%%zu: %%g, want %%g\\n\", i, j, (double)c[i * n + j], want); return 4; }\n"
-            "    }\n"
+            "    if (check(a, b, c, m, n, k)) return 4;\n"
             "    if (argc == 15) { printf(\"check=ok\\n\"); return 0; }\n"
-            "    t0 = now(); RUN(); t1 = now() - t0;\n"
+            "    /* cold: copies of A and B fill the arena slot by slot (written, so no page is the shared zero\n"
+            "     * page); a B larger than half the arena is out of cache by its own size and stays where it is */\n"
+            "    slot = (m * k + 15) / 16 * 16 + (k * n + 15) / 16 * 16;\n"
+            "    if (arena_bytes / 4 / slot >= 2) {\n"
+            "        nslots = arena_bytes / 4 / slot;\n"
+            "        if (!(arena = falloc(nslots * slot))) return 5;\n"
+            "        for (s = 0; (size_t)s < nslots; s++) {\n"
+            "            memcpy(arena + s * slot, a, m * k * 4); memcpy(arena + s * slot + (m * k + 15) / 16 * 16, b, k * n * 4);\n"
+            "        }\n"
+            "    }\n"
+            "#define NEXT() do { if (arena) { ga.a = d.a = arena + cur * slot; ga.b = d.b = ga.a + (m * k + 15) / 16 * 16; cur = (cur + 1) %% nslots; } } while (0)\n"
+            "    NEXT(); t0 = now(); RUN(); t1 = now() - t0;\n"
             "    reps = t1 > 0.004 ? 1 : (size_t)(0.004 / (t1 > 1e-8 ? t1 : 1e-8)) + 1;\n"
             "    /* a call of 20 ms or more: 3 samples, and the call above was its warm-up */\n"
             "    ns = t1 > 0.02 ? 3 : 7;\n"
             "    for (s = ns == 3 ? 0 : -1; s < ns; s++) {\n"
             "        t0 = now();\n"
-            "        for (r = 0; r < reps; r++) RUN();\n"
+            "        for (r = 0; r < reps; r++) { NEXT(); RUN(); }\n"
             "        if (s >= 0) g[s] = 2.0 * m * n * k * reps / (now() - t0) * 1e-9;\n"
             "    }\n"
+            "    /* the timed calls computed right too (cold: the last slot, a copy of a and b) */\n"
+            "    if (check(a, b, c, m, n, k)) return 4;\n"
             "    qsort(g, (size_t)ns, sizeof g[0], cmp);\n"
             "    printf(\"gflops=%%.2f spread=%%.3f\\n\", g[ns / 2], (g[ns - 1 - ns / 4] - g[ns / 4]) / g[ns / 2]);\n"
             "    return 0;\n}\n",
@@ -120,13 +142,23 @@ static void add_tile(char *list, size_t cap, const char *tile)
     }
 }
 
+/* The bench's cold buffer (bench/shim.cc): 4 x the last-level cache, at least 256 MiB, at most 2 GiB.
+ * Rotating through twice the Zen 4's 32 MiB L3 still left part of each slot in it: 1x768x768 ran at
+ * 18 GFLOP/s there against 16 through 256 or 512 MiB, which agreed with each other. */
+static unsigned long long cold_arena(const tkt_table *t)
+{
+    unsigned long long llc = t->l3 > t->l2 ? t->l3 : t->l2, b = 4 * llc;
+    if (b < 256ull << 20) b = 256ull << 20;
+    return b > 2048ull << 20 ? 2048ull << 20 : b;
+}
+
 int shape_probe_build(shape_probe *p, const profile_opts *o, const isa_desc *isa, const tkt_table *t,
                       const tkt_row *rows, int nrows)
 {
     static char tiles[16384], direct[16384];
     char cmd[40000], gen[1100], src[1100], sym[40], flags[300] = "", one[64];
     tiles[0] = direct[0] = 0;
-    p->o = o, p->isa = isa, p->t = t;
+    p->o = o, p->isa = isa, p->t = t, p->cold_bytes = cold_arena(t);
     for (int pass = 0; pass < 2; pass++)
         for (int i = 0; i < (pass ? nrows : t->n); i++) {
             const tkt_row *r = pass ? &rows[i] : &t->rows[i];
@@ -176,7 +208,7 @@ int exact_probe_build(shape_probe *p, const profile_opts *o, const isa_desc *isa
         et.rows[et.n++] = r;
     }
     et.rows[et.n++] = t->rows[t->n - 1]; /* the catch-all every table ends with */
-    p->o = o, p->isa = isa, p->t = t, p->exact = 1;
+    p->o = o, p->isa = isa, p->t = t, p->exact = 1, p->cold_bytes = cold_arena(t);
     snprintf(dir, sizeof dir, "%s/exact-%llux%llux%llu", o->work, m, n, k);
     snprintf(tab, sizeof tab, "%s/table.tkt", dir);
     mkdir(dir, 0777);
@@ -232,18 +264,21 @@ static double logged(const char *log, const char *cpu, const char *key, int rep)
     return g;
 }
 
-/* the probe's command line for configuration r on m x n x k (a[] holds the strings) */
+/* the probe's command line for configuration r on m x n x k (a[] holds the strings); mode 1 checks
+ * only, 2 times with the operands cold */
 static void probe_args(const shape_probe *p, const tkt_row *r, unsigned long long m, unsigned long long n,
-                       unsigned long long k, char a[14][24], char *argv[16], int check)
+                       unsigned long long k, char a[14][24], char *argv[16], int mode)
 {
     snprintf(a[0], 24, "%llu", m), snprintf(a[1], 24, "%llu", n), snprintf(a[2], 24, "%llu", k);
     snprintf(a[3], 24, "%u", r->mr), snprintf(a[4], 24, "%u", p->isa->vla ? r->nr : r->nr / p->isa->lanes);
     snprintf(a[5], 24, "%u", r->ku), snprintf(a[6], 24, "%llu", r->mc), snprintf(a[7], 24, "%llu", r->nc / r->nr);
     snprintf(a[8], 24, "%llu", r->kc), snprintf(a[9], 24, "%d", r->packb), snprintf(a[10], 24, "%d", r->packa);
-    snprintf(a[11], 24, "%c", r->split), snprintf(a[12], 24, "%c", r->order), snprintf(a[13], 24, "check");
+    snprintf(a[11], 24, "%c", r->split), snprintf(a[12], 24, "%c", r->order);
+    if (mode == 2) snprintf(a[13], 24, "cold=%llu", p->cold_bytes);
+    else snprintf(a[13], 24, "check");
     argv[0] = (char *)p->bin;
-    for (int i = 0; i < 13 + check; i++) argv[i + 1] = a[i];
-    argv[14 + check] = NULL;
+    for (int i = 0; i < 13 + (mode != 0); i++) argv[i + 1] = a[i];
+    argv[14 + (mode != 0)] = NULL;
 }
 
 /* "result=..." for a probe's exit status */
@@ -275,7 +310,7 @@ static void append(const shape_probe *p, const char *level, const char *key, int
 }
 
 double shape_measure(const shape_probe *p, const tkt_row *r, unsigned long long m, unsigned long long n,
-                     unsigned long long k, int rep, int *fresh)
+                     unsigned long long k, int cold, int rep, int *fresh)
 {
     const profile_opts *o = p->o;
     char key[512], out[512], result[160], a[14][24];
@@ -283,9 +318,10 @@ double shape_measure(const shape_probe *p, const tkt_row *r, unsigned long long 
     double gf, have;
     full_key(p->isa, r, m, n, k, key, sizeof key);
     if (p->exact) strncat(key, " path=exact", sizeof key - strlen(key) - 1);
+    if (cold) strncat(key, " operands=cold", sizeof key - strlen(key) - 1);
     *fresh = 0;
     if ((have = logged(o->log, o->cpu, key, rep)) >= 0) return have;
-    probe_args(p, r, m, n, k, a, argv, 0);
+    probe_args(p, r, m, n, k, a, argv, cold ? 2 : 0);
     int st = run_limited(o->run_prefix, argv, o->timeout_s, out, sizeof out);
     result_of(st, out, o->timeout_s, result, sizeof result, &gf);
     append(p, "full", key, rep, result);

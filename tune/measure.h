@@ -11,6 +11,7 @@ typedef struct {
     const tkt_table *t;
     char bin[1100];
     int exact; /* 1: built by exact_probe_build; its records say path=exact */
+    unsigned long long cold_bytes; /* the arena cold measurements rotate their operands through */
 } shape_probe;
 
 /* Generates and compiles the probe; 0 with a message on stderr when that fails. */
@@ -30,9 +31,11 @@ void full_key(const isa_desc *isa, const tkt_row *r, unsigned long long m, unsig
 /* GFLOP/s of configuration r on m x n x k in repetition `rep` (0, 1, ..): from the log when it is
  * there (resume), else measured in a child process with a time limit, checked against a
  * double-precision reference on sampled elements, and appended to the log. 0 when the candidate
- * crashed, hung or computed wrong values (recorded as such). *fresh is set when it ran now. */
+ * crashed, hung or computed wrong values (recorded as such). *fresh is set when it ran now. cold:
+ * each timed call takes A and B from the next slot of a p->cold_bytes arena (the record says
+ * operands=cold), so the operands come from memory however small they are. */
 double shape_measure(const shape_probe *p, const tkt_row *r, unsigned long long m, unsigned long long n,
-                     unsigned long long k, int rep, int *fresh);
+                     unsigned long long k, int cold, int rep, int *fresh);
 /* Runs configuration r once on m x n x k and checks the result exactly on sampled elements (no
  * timing; under the run prefix, e.g. qemu); a level=check record; 1 when it was right. */
 int shape_check(const shape_probe *p, const tkt_row *r, unsigned long long m, unsigned long long n,

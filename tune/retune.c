@@ -41,10 +41,11 @@
 #define KEEP 6     /* candidates measured again after the first round: the fastest and the previous choice */
 #define CONFIRM 3  /* paired re-measurements (previous, challenger) a changed choice must win */
 #define RUN_REPS 10 /* repetition numbers one run may use (ROUNDS + CONFIRM of them) */
-#define STREAM_M 16 /* cells of at most this many rows are measured with B streamed from memory */
+#define STREAM_M 16 /* cells of at most this many rows are measured with the operands out of cache */
 #define STREAM_N 4096 /* ... and, where n is open, this wide */
 #define STREAM_WIDE 11008 /* ... and this wide too (an FFN width, LLaMA-7B's), */
-#define STREAM_WIDE_K 4096 /* ... at least this deep (that model's hidden size) */
+#define STREAM_K1 512 /* ... at these depths (shallow: GPT-2's 768 falls between; deep: LLaMA-7B's 4096) */
+#define STREAM_K2 4096
 #define BIGB_FLOP 2e10 /* the largest shape a wide open cell's large-B corner may be (flop) */
 
 static double now(void)
@@ -388,23 +389,23 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
          * must hold across the bucket, not only at its edge */
         double hm = fmin(cells[i].ms, maxdim), hn = fmin(cells[i].ns, maxdim), k1 = fmin(256, maxdim), k2 = fmin(2048, maxdim);
         double mm = round(sqrt((double)cells[i].m.lo * hm)), mn = round(sqrt((double)cells[i].n.lo * hn));
-        /* LLM decode: up to STREAM_M rows against a weight matrix streamed from memory, as every layer's
-         * weights are once per token. Such a cell is measured only with a B twice the size of the
-         * last-level cache (at most 16384 deep), at its corner and its middle: the grid's dimensions
-         * never reach that regime otherwise, and a shallow B that stays in cache wants other blocks
-         * (kc 64 against kc 8 for 1x1408: 1.25x faster at depth 256, 0.87x at depth 12032). */
+        /* LLM decode: up to STREAM_M rows against a weight matrix that comes from memory, as every
+         * layer's weights do once per token. Such a cell is measured with its operands rotated out of
+         * cache (operands=cold, a slot of twice the LLC further each call), at its corner 512 and
+         * 4096 deep and at its middle: a B that stays in cache wants other blocks (kc 64 against kc
+         * 8 for 1x1408: 1.25x faster at depth 256, 0.87x at depth 12032). Measured instead with one
+         * B twice the LLC (16384 deep for n = 1024), the cell 1 x 513..1024 chose 1x112 kc 512, which
+         * ran 1x768x768 cold slower than 1x128 kc 16: depth sets how many B rows stream at once. */
         if (cells[i].m.hi <= STREAM_M && hn >= 512 && !o->estimated) {
             /* the open end stands for a model's widths (4096 to 14336), not for the grid's edge: a
              * B row of 1408 floats is a stream too short for the prefetchers' ramp to matter */
             int open = cells[i].n.hi == TK_SIZE_INF;
             if (open) hn = fmax(hn, STREAM_N), mn = round(sqrt((double)cells[i].n.lo * hn));
-            double kd = depth_past_llc(k, hn);
-            if (kd > 16384) kd = 16384;
-            /* An open cell is also measured at an FFN width that is no power of two: there the C
-             * block of many rows outgrows L2 while B streams, and the two widths disagree (16 rows:
+            /* An open cell takes its deep corner at an FFN width that is no power of two: there the
+             * C block of many rows outgrows L2 while B streams, and the two widths disagree (16 rows:
              * kc 16 tied kc 64 at 16x4096x4096 and ran 0.81-0.83x as fast at 16x11008x4096, in
              * three bench runs; the table had taken kc 16 from the 4096-wide corner alone). */
-            if (kd > k2) k1 = k2 = kd, p->stream = 1, p->wide = open;
+            k1 = STREAM_K1, k2 = STREAM_K2, p->stream = 1, p->wide = open;
         }
         /* Wide open cells (n past the grid's edge) with more rows: a weight matrix larger than the
          * last-level cache, as a prefill or a large layer multiplies. The grid's own corner (n and k at
@@ -417,9 +418,7 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
         p->nsh = 0;
         p->sm[p->nsh] = (unsigned long long)hm, p->sn[p->nsh] = (unsigned long long)hn, p->sk[p->nsh++] = (unsigned long long)k1;
         if (bigb) p->sm[p->nsh] = (unsigned long long)hm, p->sn[p->nsh] = STREAM_N, p->sk[p->nsh++] = (unsigned long long)kb, p->bigb = 1;
-        else if (p->wide)
-            p->sm[p->nsh] = (unsigned long long)hm, p->sn[p->nsh] = STREAM_WIDE,
-            p->sk[p->nsh++] = (unsigned long long)fmin(16384, fmax(STREAM_WIDE_K, depth_past_llc(k, STREAM_WIDE)));
+        else if (p->wide) p->sm[p->nsh] = (unsigned long long)hm, p->sn[p->nsh] = STREAM_WIDE, p->sk[p->nsh++] = k2;
         else if (k2 != k1) p->sm[p->nsh] = (unsigned long long)hm, p->sn[p->nsh] = (unsigned long long)hn, p->sk[p->nsh++] = (unsigned long long)k2;
         if (mm != hm || mn != hn)
             p->sm[p->nsh] = (unsigned long long)mm, p->sn[p->nsh] = (unsigned long long)mn, p->sk[p->nsh++] = (unsigned long long)round(sqrt(k1 * k2));
@@ -519,7 +518,7 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
                 if (out_of_time) break;
                 for (int d = 0; d < p->nsh; d++) {
                     int fresh;
-                    double g = shape_measure(pp, &p->cand[j], p->sm[d], p->sn[d], p->sk[d], rep0 + rep, &fresh);
+                    double g = shape_measure(pp, &p->cand[j], p->sm[d], p->sn[d], p->sk[d], p->stream, rep0 + rep, &fresh);
                     measured += fresh;
                     pr.done++;
                     show(&pr, "measuring");
@@ -548,9 +547,9 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
                 int ok = 1;
                 for (int d = 0; d < p->nsh && ok; d++) {
                     int fresh;
-                    double gp = shape_measure(pp, &p->cand[0], p->sm[d], p->sn[d], p->sk[d], rep0 + ROUNDS + r, &fresh);
+                    double gp = shape_measure(pp, &p->cand[0], p->sm[d], p->sn[d], p->sk[d], p->stream, rep0 + ROUNDS + r, &fresh);
                     measured += fresh;
-                    double gw = shape_measure(pp, &p->cand[p->win], p->sm[d], p->sn[d], p->sk[d], rep0 + ROUNDS + r, &fresh);
+                    double gw = shape_measure(pp, &p->cand[p->win], p->sm[d], p->sn[d], p->sk[d], p->stream, rep0 + ROUNDS + r, &fresh);
                     measured += fresh;
                     pr.done += 2;
                     show(&pr, "confirming");
@@ -656,11 +655,13 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
             if (p->bigb || p->wide) snprintf(shape + strlen(shape), sizeof shape - strlen(shape), "+%llux%llu", p->sn[1], p->sk[1]);
             if (last > 0 && (p->sm[last] != p->sm[0] || p->sn[last] != p->sn[0]))
                 snprintf(shape + strlen(shape), sizeof shape - strlen(shape), "+mid");
+            if (p->stream) snprintf(shape + strlen(shape), sizeof shape - strlen(shape), "*");
             fprintf(f, "%-22s %9.1f %9.1f %7.3f %6.1f%%  %ux%u%s ku%u kc%llu mc%llu nc%llu %s%s\n", shape, o1, n1,
                     o1 > 0 ? n1 / o1 : 0, peak > 0 ? 100 * n1 / peak : 0, w->mr, w->nr, isa->vla ? "v" : "", w->ku,
                     w->kc, w->mc, w->nc, w->packa ? "packed" : "direct", p->win ? "" : " (kept)");
             if (!pass && o1 > 0 && n1 > 0) lsum += log(n1 / o1), nsum++, better += p->win != 0;
         }
+        fprintf(f, "* operands cold: A and B rotated through %.0f MiB, a slot further each call\n", (double)sp.cold_bytes / (1 << 20));
         fprintf(f, "geometric mean new/old over %d measured points: %.3f (%d changed; %d challengers that won the rounds lost the paired re-measurement)\n",
                 nsum, nsum ? exp(lsum / nsum) : 0, better, rejected);
         fprintf(f, "phases (s): machine %.1f, level 0 %.1f, plan %.1f, measure %.1f, table %.1f; total %.1f%s\n", phase[0],
