@@ -3,6 +3,7 @@
  * bucket over the measured level-0 candidates, neighbours with the same winner merged, and the table
  * written through a temporary file and a rename under a lock. */
 #include "buckets.h"
+#include "machine.h"
 #include "profile.h"
 
 #include <errno.h>
@@ -40,10 +41,11 @@ int read_level0(const char *log, const char *cpu, measured_l0 *out, int cap)
 int read_machine(const char *log, const char *cpu, double *bw_l2, double *bw_l3, double *bw_dram)
 {
     FILE *f = fopen(log, "r");
-    char line[1024], want[96];
+    char line[1024], want[300], host[160];
     int found = 0;
     if (!f) return 0;
-    snprintf(want, sizeof want, "tk-record 1 op=machine cpu=%s ", cpu);
+    machine_host(host, sizeof host);
+    snprintf(want, sizeof want, "tk-record 1 op=machine cpu=%s host=%s ", cpu, host);
     while (fgets(line, sizeof line, f))
         if (!strncmp(line, want, strlen(want)) &&
             sscanf(line + strlen(want), "bw_l2=%lf bw_l3=%lf bw_dram=%lf", bw_l2, bw_l3, bw_dram) == 3)

@@ -12,7 +12,7 @@ typedef struct {
 
 /* The successful level-0 records of `cpu` in the log; returns how many were read (<= cap). */
 int read_level0(const char *log, const char *cpu, measured_l0 *out, int cap);
-/* The last op=machine record of `cpu`: 1 when found. */
+/* The last op=machine record of `cpu` measured on this host (host=, machine_host): 1 when found. */
 int read_machine(const char *log, const char *cpu, double *bw_l2, double *bw_l3, double *bw_dram);
 /* One bucket of the sample-free shape grid: its m and n ranges and the shape that stands for it. */
 typedef struct {

@@ -64,9 +64,11 @@ int machine_record(const char *cpu, const cand_caps *k, const char *log, char *l
     double l2 = measure_read_bw((size_t)(k->l2 / 2), 9), l3 = measure_read_bw((size_t)(k->l3 / 2), 7);
     unsigned long long big = 4 * k->l3 > (1ull << 30) ? (1ull << 30) : 4 * k->l3;
     double dram = measure_read_bw((size_t)big, 5);
+    char host[160];
+    machine_host(host, sizeof host);
     snprintf(line, cap,
-             "tk-record 1 op=machine cpu=%s bw_l2=%.3g bw_l3=%.3g bw_dram=%.3g dram_set=%llu evidence=measured date=%ld\n",
-             cpu, l2, l3, dram, big, (long)time(NULL));
+             "tk-record 1 op=machine cpu=%s host=%s bw_l2=%.3g bw_l3=%.3g bw_dram=%.3g dram_set=%llu evidence=measured date=%ld\n",
+             cpu, host, l2, l3, dram, big, (long)time(NULL));
     if (log) {
         FILE *f = fopen(log, "a");
         if (!f || fputs(line, f) < 0 || fclose(f)) return 0;
@@ -108,4 +110,11 @@ void machine_cpu_name(char *buf, size_t cap)
     } else {
         snprintf(buf, cap, "an unnamed processor");
     }
+}
+
+void machine_host(char *buf, size_t cap)
+{
+    machine_cpu_name(buf, cap);
+    for (char *p = buf; *p; p++)
+        if (*p == ' ' || *p == '=') *p = '_';
 }

@@ -12,4 +12,8 @@ int machine_record(const char *cpu, const cand_caps *k, const char *log, char *l
 /* The host processor's name as the OS reports it (/proc/cpuinfo: "model name", else "CPU part"),
  * with family and model where given, for a table's provenance; "an unnamed processor" when none. */
 void machine_cpu_name(char *buf, size_t cap);
+/* The same as one word (blanks as '_'), for the host= field of op=machine records: a CPU's record
+ * log travels with its table to other hosts (the zen5 log from an Intel Xeon to a Zen 5, whose
+ * DRAM read 39 GB/s against the Xeon's 9.3), and a host's bandwidths serve that host only. */
+void machine_host(char *buf, size_t cap);
 #endif
