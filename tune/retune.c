@@ -391,7 +391,7 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
         double mm = round(sqrt((double)cells[i].m.lo * hm)), mn = round(sqrt((double)cells[i].n.lo * hn));
         /* LLM decode: up to STREAM_M rows against a weight matrix that comes from memory, as every
          * layer's weights do once per token. Such a cell is measured with its operands rotated out of
-         * cache (operands=cold, a slot of twice the LLC further each call), at its corner 512 and
+         * cache (operands=cold, a slot of the bench's arena further each call), at its corner 512 and
          * 4096 deep and at its middle: a B that stays in cache wants other blocks (kc 64 against kc
          * 8 for 1x1408: 1.25x faster at depth 256, 0.87x at depth 12032). Measured instead with one
          * B twice the LLC (16384 deep for n = 1024), the cell 1 x 513..1024 chose 1x112 kc 512, which
