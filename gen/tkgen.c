@@ -143,16 +143,17 @@ static void emit_isa_defs(FILE *f, const isa_desc *d)
 }
 
 typedef struct {
-    unsigned mr, nr, ku;
+    unsigned mr, nr, ku, pf;
 } tile;
 
-static int tile_add(tile *ts, int n, unsigned mr, unsigned nr, unsigned ku)
+static int tile_add(tile *ts, int n, unsigned mr, unsigned nr, unsigned ku, unsigned pf)
 {
     for (int i = 0; i < n; i++)
-        if (ts[i].mr == mr && ts[i].nr == nr && ts[i].ku == ku) return n;
+        if (ts[i].mr == mr && ts[i].nr == nr && ts[i].ku == ku && ts[i].pf == pf) return n;
     ts[n].mr = mr;
     ts[n].nr = nr;
     ts[n].ku = ku;
+    ts[n].pf = pf;
     return n + 1;
 }
 
@@ -163,14 +164,18 @@ static const char *rel(const char *path)
 }
 
 /* One m4 call per tile (`list` NULL: instantiate with `macro`), or the X-macro list `list`_<isa>
- * naming each kernel through `macro`. NR is written in vectors. */
+ * naming each kernel through `macro`. NR is written in vectors. A kernel macro gets the prefetch
+ * distance only where it is not 0: templates without prefetch take three arguments. */
 static void emit_tiles(FILE *f, const isa_desc *d, const tile *ts, int n, const char *macro, const char *list,
                        const char *comment)
 {
     if (list) fprintf(f, "\n/* %s */\n#define %s_%s(X) m4_dnl\n", comment, list, d->name);
     for (int j = 0; j < n; j++) {
         unsigned nv = d->vla ? ts[j].nr : ts[j].nr / d->lanes;
-        if (list) fprintf(f, "    X(%s(%u, %u, %u), %u, %u, %u) m4_dnl\n", macro, ts[j].mr, nv, ts[j].ku, ts[j].mr, nv, ts[j].ku);
+        if (list)
+            fprintf(f, "    X(%s(%u, %u, %u, %u), %u, %u, %u, %u) m4_dnl\n", macro, ts[j].mr, nv, ts[j].ku, ts[j].pf, ts[j].mr,
+                    nv, ts[j].ku, ts[j].pf);
+        else if (ts[j].pf) fprintf(f, "%s(%u, %u, %u, %u)\n", macro, ts[j].mr, nv, ts[j].ku, ts[j].pf);
         else fprintf(f, "%s(%u, %u, %u)\n", macro, ts[j].mr, nv, ts[j].ku);
     }
 }
@@ -192,7 +197,7 @@ static void emit_ukr_header(const isa_desc *d, const tile *tiles, int nt, const 
     emit_tiles(f, d, tiles, nt, "tkm_ukr_gemm_f32", NULL, NULL);
     emit_tiles(f, d, dtiles, ndt, "tkm_ukr_gemm_f32_direct", NULL, NULL);
     emit_tiles(f, d, tiles, nt, "tkm_ukr_name", "TKI_UKR_LIST_F32",
-               "Every instantiated microkernel: X(name, mr, nr_vectors, ku)");
+               "Every instantiated microkernel: X(name, mr, nr_vectors, ku, pf)");
     emit_tiles(f, d, dtiles, ndt, "tkm_ukr_direct_name", "TKI_UKR_DIRECT_LIST_F32",
                "Every instantiated direct-form microkernel (A and B read in place)");
     fprintf(f, "\ntkm_ukr_header_end\n");
@@ -246,9 +251,9 @@ static void build(project *p, const char *cpus_csv, const char *deflt, const cha
             if (strcmp(p->reg.rows[r].isa, d->name)) continue;
             static tkt_table t;
             if (!load_table(p, &p->reg.rows[r], &t)) exit(1);
-            for (int j = 0; j < t.n; j++) nt = tile_add(tiles, nt, t.rows[j].mr, t.rows[j].nr, t.rows[j].ku);
+            for (int j = 0; j < t.n; j++) nt = tile_add(tiles, nt, t.rows[j].mr, t.rows[j].nr, t.rows[j].ku, t.rows[j].pf);
             for (int j = 0; j < t.n; j++)
-                if (!t.rows[j].packa) ndt = tile_add(dtiles, ndt, t.rows[j].mr, t.rows[j].nr, t.rows[j].ku);
+                if (!t.rows[j].packa) ndt = tile_add(dtiles, ndt, t.rows[j].mr, t.rows[j].nr, t.rows[j].ku, t.rows[j].pf);
             char one[128];
             snprintf(one, sizeof one, " %s(%08x)", t.cpu, t.hash);
             if (strlen(prov_tables) + strlen(one) < sizeof prov_tables) strcat(prov_tables, one);
@@ -289,8 +294,9 @@ static void build(project *p, const char *cpus_csv, const char *deflt, const cha
             const tkt_row *w = &t->rows[j];
             unsigned nv = d->vla ? w->nr : w->nr / d->lanes;
             unsigned long long nc_units = d->vla ? w->nc / w->nr : w->nc / w->nr; /* NR panels per nc */
-            fprintf(f, "tkm_gemm_config(%d, %u, %u, %u, %llu, %llu, %llu, %d, %c, %c, %d, %s, %s:%d)\n", j, w->mr, nv,
-                    w->ku, w->mc, nc_units, w->kc, w->packb, w->split, w->order, w->packa, w->evidence, rel(t->path), w->line);
+            fprintf(f, "tkm_gemm_config(%d, %u, %u, %u, %llu, %llu, %llu, %d, %c, %c, %d, %s, %s:%d, %u)\n", j, w->mr, nv,
+                    w->ku, w->mc, nc_units, w->kc, w->packb, w->split, w->order, w->packa, w->evidence, rel(t->path), w->line,
+                    w->pf);
         }
         fprintf(f, "tkm_gemm_select_begin\n");
         for (int j = 0; j < t->n; j++) {
@@ -304,8 +310,8 @@ static void build(project *p, const char *cpus_csv, const char *deflt, const cha
         for (int j = 0; j < t->n; j++) {
             const tkt_row *w = &t->rows[j];
             if (row_is_exact(w))
-                fprintf(f, "tkm_gemm_exact(%d, %llu, %llu, %llu, %u, %u, %u, %d)\n", j, w->m.lo, w->n.lo, w->k.lo, w->mr,
-                        d->vla ? w->nr : w->nr / d->lanes, w->ku, w->packa);
+                fprintf(f, "tkm_gemm_exact(%d, %llu, %llu, %llu, %u, %u, %u, %d, %u)\n", j, w->m.lo, w->n.lo, w->k.lo, w->mr,
+                        d->vla ? w->nr : w->nr / d->lanes, w->ku, w->packa, w->pf);
         }
         fprintf(f, "tkm_gemm_exact_end\n");
         fprintf(f, "tkm_gemm_entry\n");
@@ -377,7 +383,7 @@ static void usage(void)
             "       tkgen detect --root DIR\n"
             "       tkgen info   --root DIR --cpu CPU (isa|family|cflags|emulator|fallback|table|vlen|qemu_cpu|mca_cpu)\n"
             "       tkgen build  --root DIR --cpus A,B --default A --out DIR [--m4 PROG] [--table CPU=FILE]\n"
-            "       tkgen ukr    --root DIR --isa ISA [--tiles MRxNVxKU,..] [--direct MRxNVxKU,..] --out DIR\n");
+            "       tkgen ukr    --root DIR --isa ISA [--tiles MRxNVxKU[pPF],..] [--direct MRxNVxKU[pPF],..] --out DIR\n");
     exit(2);
 }
 
@@ -501,12 +507,14 @@ int main(int argc, char **argv)
             if (pass && !d->direct) die("ISA %s has no direct form", d->name);
             snprintf(buf, sizeof buf, "%s", csv);
             for (char *save = NULL, *it = strtok_r(buf, ",", &save); it; it = strtok_r(NULL, ",", &save)) {
-                unsigned mr, nv, ku;
-                if (sscanf(it, "%ux%ux%u", &mr, &nv, &ku) != 3 || !mr || !nv || !ku || ku > 16 || mr > 64)
-                    die("bad tile '%s' (want MRxNVxKU, NV in vectors)", it);
+                unsigned mr, nv, ku, pf = 0;
+                int got = sscanf(it, "%ux%ux%up%u", &mr, &nv, &ku, &pf);
+                if ((got != 3 && got != 4) || !mr || !nv || !ku || ku > 16 || mr > 64 || pf > 64)
+                    die("bad tile '%s' (want MRxNVxKU or MRxNVxKUpPF, NV in vectors)", it);
+                if (pf && !d->prefetch) die("tile %s: ISA %s has no prefetching kernels", it, d->name);
                 if (tile_vregs(d, mr, nv) > d->vregs) die("tile %s needs more than the %u registers of %s", it, d->vregs, d->name);
-                if (pass) nd = tile_add(dl, nd, mr, d->vla ? nv : nv * d->lanes, ku);
-                else nt = tile_add(tl, nt, mr, d->vla ? nv : nv * d->lanes, ku);
+                if (pass) nd = tile_add(dl, nd, mr, d->vla ? nv : nv * d->lanes, ku, pf);
+                else nt = tile_add(tl, nt, mr, d->vla ? nv : nv * d->lanes, ku, pf);
                 if (nt >= 255 || nd >= 255) die("too many tiles");
             }
         }

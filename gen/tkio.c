@@ -99,7 +99,7 @@ static int key_index(const char *const *keys, const reader *r)
 
 static const char *const isa_keys[] = {"isa", "family", "vector_bits", "vregs", "vla", "predication",
                                        "target_attr", "cflags", "require_macro", "host_feature",
-                                       "emulator", "template", "a_regs", "direct", "narrow", NULL};
+                                       "emulator", "template", "a_regs", "direct", "narrow", "prefetch", NULL};
 
 static void copy_rest(reader *r, char *dst, size_t cap)
 {
@@ -181,6 +181,11 @@ int parse_isa(const char *path, isa_desc *d)
             if (!strcmp(r.tok[1], "yes")) d->narrow = 1;
             else if (!strcmp(r.tok[1], "no")) d->narrow = 0;
             else err_at(path, r.line, "narrow must be yes or no");
+            break;
+        case 15:
+            if (!strcmp(r.tok[1], "yes")) d->prefetch = 1;
+            else if (!strcmp(r.tok[1], "no")) d->prefetch = 0;
+            else err_at(path, r.line, "prefetch must be yes or no");
             break;
         }
     }
@@ -304,8 +309,9 @@ const reg_row *reg_find(const registry *g, const char *cpu)
 
 
 static const char *const tkt_cols[] = {"m", "n", "k", "tile", "ku", "mc", "nc", "kc",
-                                       "packb", "split", "evidence", "order", "packa", NULL};
-#define TKT_NCOLS 13
+                                       "packb", "split", "evidence", "order", "packa", "pf", NULL};
+#define TKT_NCOLS 14
+#define TKT_COL_PF 13 /* optional: a table without it prefetches nowhere (tables before the column) */
 
 int parse_range(const char *s, range *out)
 {
@@ -395,7 +401,7 @@ static const char *const tkt_keys[] = {"tkt", "cpu", "isa", "source", "tuner", "
 int parse_table(const char *path, const isa_desc *isa, tkt_table *t)
 {
     reader r;
-    int before = n_errors, colmap[TKT_NCOLS], have_cols = 0;
+    int before = n_errors, colmap[TKT_NCOLS], have_cols = 0, ncols = TKT_NCOLS;
     unsigned seen = 0;
     memset(t, 0, sizeof *t);
     snprintf(t->path, sizeof t->path, "%s", path);
@@ -460,11 +466,12 @@ int parse_table(const char *path, const isa_desc *isa, tkt_table *t)
         }
         case 15:
             have_cols = 1;
+            ncols = r.ntok - 1;
             for (int c = 0; c < TKT_NCOLS; c++) {
                 colmap[c] = -1;
                 for (int i = 1; i < r.ntok; i++)
                     if (!strcmp(r.tok[i], tkt_cols[c])) colmap[c] = i;
-                if (colmap[c] < 0) {
+                if (colmap[c] < 0 && c != TKT_COL_PF) {
                     err_at(path, r.line, "missing column '%s'", tkt_cols[c]);
                     have_cols = -1;
                 }
@@ -483,8 +490,8 @@ int parse_table(const char *path, const isa_desc *isa, tkt_table *t)
                 err_at(path, r.line, "'row' before a valid 'columns' line");
                 break;
             }
-            if (r.ntok - 1 != TKT_NCOLS) {
-                err_at(path, r.line, "expected %d columns, found %d", TKT_NCOLS, r.ntok - 1);
+            if (r.ntok - 1 != ncols) {
+                err_at(path, r.line, "expected %d columns, found %d", ncols, r.ntok - 1);
                 break;
             }
             if (t->n == MAXROWS) {
@@ -496,7 +503,7 @@ int parse_table(const char *path, const isa_desc *isa, tkt_table *t)
             const char *f[TKT_NCOLS];
             char why[256];
             int ok = 1;
-            for (int c = 0; c < TKT_NCOLS; c++) f[c] = r.tok[colmap[c]];
+            for (int c = 0; c < TKT_NCOLS; c++) f[c] = colmap[c] < 0 ? "0" : r.tok[colmap[c]];
             w->line = r.line;
             if (!parse_range(f[0], &w->m)) ok = 0, err_at(path, r.line, "bad m range '%s' (use N, LO..HI, LO..* or *)", f[0]);
             if (!parse_range(f[1], &w->n)) ok = 0, err_at(path, r.line, "bad n range '%s'", f[1]);
@@ -528,6 +535,10 @@ int parse_table(const char *path, const isa_desc *isa, tkt_table *t)
             if (!strcmp(f[12], "yes")) w->packa = 1;
             else if (!strcmp(f[12], "no")) w->packa = 0;
             else ok = 0, err_at(path, r.line, "packa must be yes or no");
+            if (!parse_uint(f[13], &v) || v > 64) ok = 0, err_at(path, r.line, "pf must be 0..64 (B rows prefetched ahead)");
+            else w->pf = (unsigned)v;
+            if (ok && w->pf && !isa->prefetch)
+                ok = 0, err_at(path, r.line, "pf %u needs kernels that prefetch, which ISA %s does not provide", w->pf, isa->name);
             if (ok && !w->packa && !isa->direct)
                 ok = 0, err_at(path, r.line, "packa no needs the direct kernel form, which ISA %s does not provide", isa->name);
             if (ok) {
@@ -771,7 +782,7 @@ int write_table(FILE *f, const tkt_table *t, const isa_desc *isa)
     fprintf(f, "l1d_bytes    %llu\nl2_bytes     %llu\nl3_bytes     %llu\nvlen_bits    %llu\ncores        %llu\n", t->l1d,
             t->l2, t->l3, t->vlen_bits, t->cores);
     fprintf(f, "peak_gflops  %.17g\ndram_gbs     %.17g\n", t->peak_gflops, t->dram_gbs);
-    fprintf(f, "columns      m       n       k       tile    ku  mc    nc     kc     packb  split  order  packa  evidence\n");
+    fprintf(f, "columns      m       n       k       tile    ku  pf  mc    nc     kc     packb  split  order  packa  evidence\n");
     for (int i = 0; i < t->n; i++) {
         const tkt_row *w = &t->rows[i];
         char tile[64], nc[64];
@@ -781,7 +792,7 @@ int write_table(FILE *f, const tkt_table *t, const isa_desc *isa)
         write_range(f, &w->m);
         write_range(f, &w->n);
         write_range(f, &w->k);
-        fprintf(f, "%-7s %-3u %-5llu %-6s %-6llu %-6s %-6c %-6c %-6s %s\n", tile, w->ku, w->mc, nc, w->kc,
+        fprintf(f, "%-7s %-3u %-3u %-5llu %-6s %-6llu %-6s %-6c %-6c %-6s %s\n", tile, w->ku, w->pf, w->mc, nc, w->kc,
                 w->packb ? "yes" : "no", w->split, w->order, w->packa ? "yes" : "no", w->evidence);
     }
     return ferror(f) ? 0 : 1;

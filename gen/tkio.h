@@ -36,6 +36,7 @@ typedef struct {
     char a_regs[8]; /* registers holding A per k step: one (a broadcast), lanes (MR/lanes vectors), none */
     int direct; /* the template also provides the direct form (A and B read in place) */
     int narrow; /* its kernels compute a ragged column tile with only the vectors it needs (tuner's model) */
+    int prefetch; /* its kernels take a B prefetch distance (the table's pf column; 0 elsewhere) */
 } isa_desc;
 
 typedef struct {
@@ -56,6 +57,7 @@ typedef struct {
 typedef struct {
     range m, n, k;
     unsigned mr, nr, ku;            /* nr: lanes for fixed-width ISAs, vectors for VLA (nr_v) */
+    unsigned pf;                    /* B rows the kernel prefetches ahead of its k step; 0: none */
     unsigned long long mc, nc, kc;  /* nc in the same unit as nr */
     int packb;                      /* 0 no, 1 yes */
     int packa;                      /* 0: A read in place by the direct kernel form */

@@ -29,29 +29,48 @@ tkm_for(<@TKM_U@>, 1, TKM_KU, <@$1@>)m4_dnl
 m4_pushdef(<@TKM_U@>, 1)$1<@@>m4_popdef(<@TKM_U@>)    }
 @>)
 
-m4_dnl # tkm_ukr_name_of(MR, NV, KU, DIRECT): the template's kernel name, packed or direct form.
-m4_define(<@tkm_ukr_name_of@>, <@m4_ifelse(<@$4@>, 1, <@tkm_ukr_direct_name($1, $2, $3)@>, <@tkm_ukr_name($1, $2, $3)@>)@>)
+m4_dnl # tkm_pf_suffix(PF): the kernel-name suffix of a B prefetch distance: none for 0 (or none given),
+m4_dnl # _pPF otherwise, so a kernel without prefetch keeps the name it had before the decision existed.
+m4_define(<@tkm_pf_suffix@>, <@m4_ifelse(<@$1@>, <@@>, <@@>, <@$1@>, 0, <@@>, <@_p$1@>)@>)
 
-m4_dnl # tkm_ukr_once(EMIT, MR, NV, KU, DIRECT): EMIT(NAME, MR, NV, KU, DIRECT) emits a kernel; this
-m4_dnl # calls it once per kernel and header, after the narrower kernels of the same rows that the
+m4_dnl # tkm_ukr_name_of(MR, NV, KU, DIRECT, PF): the template's kernel name, packed or direct form.
+m4_define(<@tkm_ukr_name_of@>, <@m4_ifelse(<@$4@>, 1, <@tkm_ukr_direct_name($1, $2, $3, $5)@>, <@tkm_ukr_name($1, $2, $3, $5)@>)@>)
+
+m4_dnl # tkm_ukr_once(EMIT, MR, NV, KU, DIRECT, PF): EMIT(NAME, MR, NV, KU, DIRECT, PF) emits a kernel;
+m4_dnl # this calls it once per kernel and header, after the narrower kernels of the same rows that the
 m4_dnl # kernel's ragged edge calls (tkm_ukr_narrow): a listed tile may be one of them already.
-m4_define(<@tkm_ukr_once@>, <@tkm_nargs(<@tkm_ukr_once@>, 5, $#)m4_ifdef(<@_tkm_have_@>tkm_ukr_name_of($2, $3, $4, $5), <@@>,
-<@m4_define(<@_tkm_have_@>tkm_ukr_name_of($2, $3, $4, $5))m4_dnl
-tkm_for(<@TKM_W@>, 1, $3 - 1, <@tkm_ukr_once(<@$1@>, $2, TKM_W, $4, $5)@>)m4_dnl
-$1(tkm_ukr_name_of($2, $3, $4, $5), $2, $3, $4, $5)@>)@>)
+m4_define(<@tkm_ukr_once@>, <@tkm_nargs(<@tkm_ukr_once@>, 6, $#)m4_ifdef(<@_tkm_have_@>tkm_ukr_name_of($2, $3, $4, $5, $6), <@@>,
+<@m4_define(<@_tkm_have_@>tkm_ukr_name_of($2, $3, $4, $5, $6))m4_dnl
+tkm_for(<@TKM_W@>, 1, $3 - 1, <@tkm_ukr_once(<@$1@>, $2, TKM_W, $4, $5, $6)@>)m4_dnl
+$1(tkm_ukr_name_of($2, $3, $4, $5, $6), $2, $3, $4, $5, $6)@>)@>)
+
+m4_dnl # tkm_ukr_pf_args(NAME, $#, $4): the prefetch distance of a kernel macro called with MR, NV, KU
+m4_dnl # and an optional PF (0 when absent); other argument counts stop with an error.
+m4_define(<@tkm_ukr_pf_args@>, <@m4_ifelse(<@$2@>, 3, 0, <@$2@>, 4, <@$3@>,
+  <@tkm_error(<@$1: expected 3 or 4 arguments, got $2@>)@>)@>)
 
 m4_dnl # tkm_ukr_narrow(LANES): the start of a kernel of TKM_NV > 1 vectors of LANES floats: a column
-m4_dnl # tile that needs fewer vectors goes to the kernel of that many (same rows, unroll and form).
+m4_dnl # tile that needs fewer vectors goes to the kernel of that many (same rows, unroll, form and
+m4_dnl # prefetch distance).
 m4_dnl # Masked vectors cost what full ones do: 6x64 at n = 67 computed 128 columns for 67.
 m4_define(<@tkm_ukr_narrow@>, <@tkm_nargs(<@tkm_ukr_narrow@>, 1, $#)m4_ifelse(m4_eval(TKM_NV > 1), 1, <@m4_dnl
     if (n <= m4_eval((TKM_NV - 1) * $1)) {
         switch ((n + m4_eval($1 - 1)) / $1) {
-tkm_for(<@TKM_W@>, 1, TKM_NV - 1, <@        case TKM_W: tkm_ukr_name_of(TKM_MR, TKM_W, TKM_KU, TKM_DIRECT)(k, a, b, ldb, c, ldc, m, n, aux); return;
+tkm_for(<@TKM_W@>, 1, TKM_NV - 1, <@        case TKM_W: tkm_ukr_name_of(TKM_MR, TKM_W, TKM_KU, TKM_DIRECT, TKM_PF)(k, a, b, ldb, c, ldc, m, n, aux); return;
 @>)m4_dnl
         default: break;
         }
     }
 @>)@>)
+
+m4_dnl # tkm_prefetch_b(FLOATS): inside a k step, a prefetch of each 64-byte line of the FLOATS floats of
+m4_dnl # B that the step TKM_PF steps later reads (B rows are ldb apart); nothing when TKM_PF is 0. Where B
+m4_dnl # streams from memory, the loads of a many-row tile wait behind its FMAs, and the FMAs of a few
+m4_dnl # k steps fill the scheduler: few B lines are in flight. A prefetch retires without waiting, so
+m4_dnl # it keeps the misses going (docs/microkernel.md).
+m4_define(<@tkm_prefetch_b@>, <@tkm_nargs(<@tkm_prefetch_b@>, 1, $#)m4_ifelse(TKM_PF, 0, <@@>, <@m4_dnl
+tkm_for(<@TKM_PFO@>, 0, ($1 - 1) / 16, <@            __builtin_prefetch((const char *)(b + TKM_PF * ldb + m4_eval(TKM_PFO * 16)), 0, 3);
+@>)@>)@>)
 
 m4_dnl # tkm_acc(I, V): the name of accumulator row I, vector V.
 m4_define(<@tkm_acc@>, <@c$1_$2@>)

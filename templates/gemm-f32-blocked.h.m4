@@ -22,9 +22,9 @@ m4_ifelse(TKM_REQUIRE_MACRO, <@none@>, <@@>, <@#if !defined(TKM_REQUIRE_MACRO)
 static const tki_gemm_cfg tki_gemm_f32_cfgs_<@@>TKM_CPU[TKM_NCFG] = {
 @>)
 
-m4_dnl # tkm_gemm_config(ID, MR, NV, KU, MC, NC_PANELS, KC, PACKB, SPLIT, ORDER, PACKA, EVIDENCE, WHERE)
-m4_define(<@tkm_gemm_config@>, <@tkm_nargs(<@tkm_gemm_config@>, 13, $#)m4_dnl
-    {tkm_ukr_name($2, $3, $4), m4_ifelse($11, 0, <@tkm_ukr_direct_name($2, $3, $4)@>, <@0@>), $2, $3, $4, $5, $6, $7, $8, m4_ifelse($9, m, 0x6d, 0x6e), m4_ifelse($10, m, 0x6d, 0x6e)}, /* $1: $12, $13 */@>)
+m4_dnl # tkm_gemm_config(ID, MR, NV, KU, MC, NC_PANELS, KC, PACKB, SPLIT, ORDER, PACKA, EVIDENCE, WHERE, PF)
+m4_define(<@tkm_gemm_config@>, <@tkm_nargs(<@tkm_gemm_config@>, 14, $#)m4_dnl
+    {tkm_ukr_name($2, $3, $4, $14), m4_ifelse($11, 0, <@tkm_ukr_direct_name($2, $3, $4, $14)@>, <@0@>), $2, $3, $4, $5, $6, $7, $8, m4_ifelse($9, m, 0x6d, 0x6e), m4_ifelse($10, m, 0x6d, 0x6e)}, /* $1: $12, $13 */@>)
 
 m4_define(<@tkm_gemm_select_begin@>, <@m4_dnl
 };
@@ -275,15 +275,15 @@ m4_define(<@TKM_EXACT_CASES@>, <@@>)
 m4_define(<@TKM_EXACTNN_CASES@>, <@@>)
 m4_define(<@TKM_EXACT_SHAPES@>, <@@>)
 
-m4_dnl # tkm_gemm_exact(ID, M, N, K, MR, NV, KU, PACKA)
-m4_define(<@tkm_gemm_exact@>, <@tkm_nargs(<@tkm_gemm_exact@>, 8, $#)m4_dnl
+m4_dnl # tkm_gemm_exact(ID, M, N, K, MR, NV, KU, PACKA, PF)
+m4_define(<@tkm_gemm_exact@>, <@tkm_nargs(<@tkm_gemm_exact@>, 9, $#)m4_dnl
 m4_ifelse($8, 0, <@m4_dnl
 /* Row $1's single-tile path with its microkernel named, not called through the row's pointer:
  * compilers resolve that pointer only after they have decided what to inline. */
 static inline TKM_TARGET int tki_gemm_f32_tile1_<@@>TKM_CPU<@@>_$1(const tki_gemm_cfg *cfg, const tki_gemm_args *g,
                                                   size_t i0, size_t i1, size_t j0, size_t j1)
 {
-_tkm_tile1_body(<@tkm_ukr_direct_name($5, $6, $7)@>)m4_dnl
+_tkm_tile1_body(<@tkm_ukr_direct_name($5, $6, $7, $9)@>)m4_dnl
 }
 @>)m4_dnl
 /* Row $1 matches $2 x $3 x $4 only: validates d with that shape constant (the checks fold to a few

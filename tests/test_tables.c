@@ -1,6 +1,6 @@
 /* Table round trip (the tuner writes tables with gen/tkio.c's write_table): every committed table is
  * parsed, written, parsed again and compared field by field, and written a second time byte for byte
- * equal to the first. */
+ * equal to the first. A table without the optional pf column reads as pf 0 and is written with it. */
 #include "../gen/tkio.h"
 #include "tktest.h"
 
@@ -17,7 +17,7 @@ static int same_table(const tkt_table *a, const tkt_table *b)
     for (int i = 0; ok && i < a->n; i++) {
         const tkt_row *x = &a->rows[i], *y = &b->rows[i];
         ok = same_range(&x->m, &y->m) && same_range(&x->n, &y->n) && same_range(&x->k, &y->k) && x->mr == y->mr &&
-             x->nr == y->nr && x->ku == y->ku && x->mc == y->mc && x->nc == y->nc && x->kc == y->kc &&
+             x->nr == y->nr && x->ku == y->ku && x->pf == y->pf && x->mc == y->mc && x->nc == y->nc && x->kc == y->kc &&
              x->packb == y->packb && x->packa == y->packa && x->split == y->split && x->order == y->order &&
              !strcmp(x->evidence, y->evidence);
     }
@@ -73,6 +73,9 @@ int main(int argc, char **argv)
         /* and the check can fail: a changed row is noticed */
         t2.rows[0].kc++;
         TKT_CHECK(!same_table(&t1, &t2), "%s: comparison missed a changed kc", c->cpu);
+        t2.rows[0].kc--;
+        t2.rows[0].pf ^= 1;
+        TKT_CHECK(!same_table(&t1, &t2), "%s: comparison missed a changed pf", c->cpu);
     }
     return tkt_finish("test_tables");
 }

@@ -120,8 +120,8 @@ static void check_pack_a(const char *name, void (*pack)(const float *, size_t, s
 }
 
 static size_t n_kernels;
-#define TKT_UKR(name, mr, nv, ku) (check_kernel(#name, name, mr, nv, ku, vl, 0), n_kernels++);
-#define TKT_UKR_DIRECT(name, mr, nv, ku) (check_kernel(#name, name, mr, nv, ku, vl, 1), n_kernels++);
+#define TKT_UKR(name, mr, nv, ku, pf) (check_kernel(#name, name, mr, nv, ku, vl, 0), n_kernels++);
+#define TKT_UKR_DIRECT(name, mr, nv, ku, pf) (check_kernel(#name, name, mr, nv, ku, vl, 1), n_kernels++);
 #define TKT_PACK_A(fn, max_mr) check_pack_a(#fn, fn, max_mr);
 #define TKT_ISA(isa, runnable)                                                                   \
     if (runnable) {                                                                              \

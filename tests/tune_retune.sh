@@ -43,8 +43,8 @@ no_tall "$out"
 probe="$work/w/full/probe"
 set -- $(awk '$1 == "columns" { for (i = 2; i <= NF; i++) c[$i] = i } $1 == "row" { r = $0 }
   END { $0 = r; split($c["tile"], t, "x"); print t[1], t[2], $c["ku"], $c["mc"], $c["nc"] / t[2], $c["kc"],
-    ($c["packb"] == "yes"), ($c["packa"] != "no"), $c["split"], $c["order"] }' "$out")
-"$probe" 33 70 41 "$1" "$2" "$3" "$4" "$5" "$6" "$7" "$8" "$9" "${10}" cold=1048576 > "$work/cold" 2>&1 &&
+    ($c["packb"] == "yes"), ($c["packa"] != "no"), $c["split"], $c["order"], $c["pf"] }' "$out")
+"$probe" 33 70 41 "$1" "$2" "$3" "$4" "$5" "$6" "$7" "$8" "$9" "${10}" "${11}" cold=1048576 > "$work/cold" 2>&1 &&
   grep -q '^gflops=[0-9.]* spread=' "$work/cold" && ok || bad "the probe's cold mode: $(cat "$work/cold") (args: $*)"
 n1=$(grep -c ' level=full ' "$log")
 [ "$n1" -gt 20 ] && ok || bad "only $n1 whole-shape records"

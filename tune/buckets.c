@@ -84,7 +84,7 @@ int grid_cells(grid_cell *cells, int cap, double open)
 
 int same_choice(const tkt_row *a, const tkt_row *b)
 {
-    return a->mr == b->mr && a->nr == b->nr && a->ku == b->ku && a->mc == b->mc && a->nc == b->nc &&
+    return a->mr == b->mr && a->nr == b->nr && a->ku == b->ku && a->pf == b->pf && a->mc == b->mc && a->nc == b->nc &&
            a->kc == b->kc && a->packa == b->packa && a->packb == b->packb && a->split == b->split &&
            a->order == b->order;
 }

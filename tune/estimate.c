@@ -137,7 +137,7 @@ int estimate_level0(const profile_opts *o, const isa_desc *isa, const tkt_table 
     if (!f) die("cannot write %s", src);
     fprintf(f, "/* written by tktune: each kernel once, with its packed operands' strides, for llvm-mca */\n"
                "#include \"tk/gen/ukr_f32_%s.h\"\n"
-               "#define E(name, mr, nv, ku) void tkp_##mr##_##nv##_##ku(size_t k, const float *a, const float *b, float *c, const tki_ukr_aux *x);\\\n"
+               "#define E(name, mr, nv, ku, pf) void tkp_##mr##_##nv##_##ku(size_t k, const float *a, const float *b, float *c, const tki_ukr_aux *x);\\\n"
                "  void tkp_##mr##_##nv##_##ku(size_t k, const float *a, const float *b, float *c, const tki_ukr_aux *x) {\\\n"
                "    size_t nr = nv * TKI_VL_F32_%s(); name(k, a, b, nr, c, nr, mr, nr, x); }\n"
                "TKI_UKR_LIST_F32_%s(E)\n",

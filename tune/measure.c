@@ -14,7 +14,7 @@
 #include <sys/wait.h>
 #include <time.h>
 
-/* Writes the probe's C source: argv = m n k mr nv ku mc ncp kc packb packa split order [check | cold=BYTES].
+/* Writes the probe's C source: argv = m n k mr nv ku mc ncp kc packb packa split order pf [check | cold=BYTES].
  * cold=BYTES times the calls with A and B taken from consecutive slots of a BYTES arena, a slot further
  * each call, as the bench rotates bandwidth-bound shapes (bench/shim.cc) and as a model's layers come
  * round once per token: every call finds its operands out of cache, whatever their size.
@@ -35,9 +35,9 @@ static int write_source(const char *path, const char *sym, const char *isa, int 
                 "    int j, n = (int)(sizeof tki_gemm_f32_cfgs_%s / sizeof tki_gemm_f32_cfgs_%s[0]);\n"
                 "    for (j = 0; j < n; j++) {\n"
                 "        const tki_gemm_cfg *r = &tki_gemm_f32_cfgs_%s[j];\n"
-                "        if (r->mr == q->mr && r->nv == q->nv && r->ku == q->ku && r->mc == q->mc && r->ncp == q->ncp &&\n"
-                "            r->kc == q->kc && r->packb == q->packb && r->split == q->split && r->order == q->order &&\n"
-                "            !r->ukr_direct == !q->ukr_direct) return j;\n"
+                "        if (r->ukr == q->ukr && r->mc == q->mc && r->ncp == q->ncp && r->kc == q->kc &&\n"
+                "            r->packb == q->packb && r->split == q->split && r->order == q->order &&\n"
+                "            !r->ukr_direct == !q->ukr_direct) return j; /* ukr: the tile, unroll and prefetch */\n"
                 "    }\n"
                 "    return -1;\n}\n"
                 "#define RUN() do { tk_status st_; if (!tki_gemm_f32_exact_%s(row, &d, &st_) || st_ != TK_OK) return 6; } while (0)\n",
@@ -45,8 +45,8 @@ static int write_source(const char *path, const char *sym, const char *isa, int 
     else
         fprintf(f, "#define RUN() tki_gemm_f32_part_%s(&cfg, &ga, 0, 1, ws, wsf)\n", sym);
     fprintf(f,
-            "static tki_ukr_fn find(const entry *e, unsigned mr, unsigned nv, unsigned ku) {\n"
-            "    for (; e->f; e++) if (e->mr == mr && e->nv == nv && e->ku == ku) return e->f;\n"
+            "static tki_ukr_fn find(const entry *e, unsigned mr, unsigned nv, unsigned ku, unsigned pf) {\n"
+            "    for (; e->f; e++) if (e->mr == mr && e->nv == nv && e->ku == ku && e->pf == pf) return e->f;\n"
             "    return 0;\n}\n"
             "static float *falloc(size_t n) { return aligned_alloc(64, (n * 4 + 63) / 64 * 64); }\n"
             "/* 64 sampled elements of C against a double-precision sum: 4 (and where) unless all are exact */\n"
@@ -61,14 +61,14 @@ static int write_source(const char *path, const char *sym, const char *isa, int 
             "    return 0;\n}\n"
             "int main(int argc, char **argv) {\n"
             "    size_t m, n, k, i, nr, panels, wsf, reps, r, boff, slot, nslots = 0, cur = 0, arena_bytes = 0;\n"
-            "    unsigned mr, nv, ku; int packa, s, ns; double g[7], t0, t1; cpu_set_t set;\n"
+            "    unsigned mr, nv, ku, pf; int packa, s, ns; double g[7], t0, t1; cpu_set_t set;\n"
             "    tki_gemm_cfg cfg; tki_gemm_args ga; tk_gemm_desc d; float *a, *b, *c, *ws, *arena = 0; int row;\n"
-            "    if (argc != 14 && argc != 15) return 2; /* a 14th argument: check only (or cold=BYTES) */\n"
-            "    if (argc == 15 && !strncmp(argv[14], \"cold=\", 5)) arena_bytes = strtoull(argv[14] + 5, 0, 10), argc = 14;\n"
+            "    if (argc != 15 && argc != 16) return 2; /* a 15th argument: check only (or cold=BYTES) */\n"
+            "    if (argc == 16 && !strncmp(argv[15], \"cold=\", 5)) arena_bytes = strtoull(argv[15] + 5, 0, 10), argc = 15;\n"
             "    m = strtoul(argv[1], 0, 10); n = strtoul(argv[2], 0, 10); k = strtoul(argv[3], 0, 10);\n"
-            "    mr = atoi(argv[4]); nv = atoi(argv[5]); ku = atoi(argv[6]); packa = atoi(argv[11]);\n"
+            "    mr = atoi(argv[4]); nv = atoi(argv[5]); ku = atoi(argv[6]); packa = atoi(argv[11]); pf = atoi(argv[14]);\n"
             "    memset(&cfg, 0, sizeof cfg);\n"
-            "    cfg.ukr = find(packed, mr, nv, ku); cfg.ukr_direct = packa ? 0 : find(direct, mr, nv, ku);\n"
+            "    cfg.ukr = find(packed, mr, nv, ku, pf); cfg.ukr_direct = packa ? 0 : find(direct, mr, nv, ku, pf);\n"
             "    if (!cfg.ukr || (!packa && !cfg.ukr_direct)) return 3;\n"
             "    cfg.mr = mr; cfg.nv = nv; cfg.ku = ku; cfg.mc = atoi(argv[7]); cfg.ncp = atoi(argv[8]); cfg.kc = atoi(argv[9]);\n"
             "    cfg.packb = atoi(argv[10]); cfg.split = argv[12][0]; cfg.order = argv[13][0];\n"
@@ -94,7 +94,7 @@ static int write_source(const char *path, const char *sym, const char *isa, int 
             "    RUN();\n"
             "    if (getenv(\"TKTUNE_TEST_WRONG_MR\") && (unsigned)atoi(getenv(\"TKTUNE_TEST_WRONG_MR\")) == mr) c[m * n - 1] += 1;\n"
             "    if (check(a, b, c, m, n, k)) return 4;\n"
-            "    if (argc == 15) { printf(\"check=ok\\n\"); return 0; }\n"
+            "    if (argc == 16) { printf(\"check=ok\\n\"); return 0; }\n"
             "    /* cold: copies of A and B fill the arena slot by slot (written, so no page is the shared zero\n"
             "     * page); a B larger than half the arena is out of cache by its own size and stays where it is */\n"
             "    boff = (m * k + 15) / 16 * 16; /* B's offset in a slot: 64-byte aligned, as A */\n"
@@ -125,10 +125,11 @@ static int write_source(const char *path, const char *sym, const char *isa, int 
     return fclose(f) == 0;
 }
 
-/* "MRxNVxKU" of row r, for tkgen's --tiles and --direct lists */
+/* "MRxNVxKU" of row r (with "pPF" for a prefetching kernel), for tkgen's --tiles and --direct lists */
 static void tile_arg(const isa_desc *isa, const tkt_row *r, char *out, size_t cap)
 {
     snprintf(out, cap, "%ux%ux%u", r->mr, isa->vla ? r->nr : r->nr / isa->lanes, r->ku);
+    if (r->pf) snprintf(out + strlen(out), cap - strlen(out), "p%u", r->pf);
 }
 
 static void add_tile(char *list, size_t cap, const char *tile)
@@ -242,8 +243,11 @@ int exact_probe_build(shape_probe *p, const profile_opts *o, const isa_desc *isa
 void full_key(const isa_desc *isa, const tkt_row *r, unsigned long long m, unsigned long long n,
               unsigned long long k, char *out, size_t cap)
 {
-    snprintf(out, cap, "m=%llu n=%llu k=%llu tile=%ux%u%s ku=%u form=%s kc=%llu mc=%llu nc=%llu packb=%d split=%c order=%c",
-             m, n, k, r->mr, isa->vla ? r->nr : r->nr / isa->lanes, isa->vla ? "v" : "vec", r->ku,
+    char pf[24] = "";
+    /* a kernel that prefetches says so after its unroll; records before the decision lack it */
+    if (r->pf) snprintf(pf, sizeof pf, " pf=%u", r->pf);
+    snprintf(out, cap, "m=%llu n=%llu k=%llu tile=%ux%u%s ku=%u%s form=%s kc=%llu mc=%llu nc=%llu packb=%d split=%c order=%c",
+             m, n, k, r->mr, isa->vla ? r->nr : r->nr / isa->lanes, isa->vla ? "v" : "vec", r->ku, pf,
              r->packa ? "packed" : "direct", r->kc, r->mc, r->nc / r->nr, r->packb, r->split, r->order);
 }
 
@@ -268,18 +272,18 @@ static double logged(const char *log, const char *cpu, const char *key, int rep)
 /* the probe's command line for configuration r on m x n x k (a[] holds the strings); mode 1 checks
  * only, 2 times with the operands cold */
 static void probe_args(const shape_probe *p, const tkt_row *r, unsigned long long m, unsigned long long n,
-                       unsigned long long k, char a[14][24], char *argv[16], int mode)
+                       unsigned long long k, char a[15][24], char *argv[17], int mode)
 {
     snprintf(a[0], 24, "%llu", m), snprintf(a[1], 24, "%llu", n), snprintf(a[2], 24, "%llu", k);
     snprintf(a[3], 24, "%u", r->mr), snprintf(a[4], 24, "%u", p->isa->vla ? r->nr : r->nr / p->isa->lanes);
     snprintf(a[5], 24, "%u", r->ku), snprintf(a[6], 24, "%llu", r->mc), snprintf(a[7], 24, "%llu", r->nc / r->nr);
     snprintf(a[8], 24, "%llu", r->kc), snprintf(a[9], 24, "%d", r->packb), snprintf(a[10], 24, "%d", r->packa);
-    snprintf(a[11], 24, "%c", r->split), snprintf(a[12], 24, "%c", r->order);
-    if (mode == 2) snprintf(a[13], 24, "cold=%llu", p->cold_bytes);
-    else snprintf(a[13], 24, "check");
+    snprintf(a[11], 24, "%c", r->split), snprintf(a[12], 24, "%c", r->order), snprintf(a[13], 24, "%u", r->pf);
+    if (mode == 2) snprintf(a[14], 24, "cold=%llu", p->cold_bytes);
+    else snprintf(a[14], 24, "check");
     argv[0] = (char *)p->bin;
-    for (int i = 0; i < 13 + (mode != 0); i++) argv[i + 1] = a[i];
-    argv[14 + (mode != 0)] = NULL;
+    for (int i = 0; i < 14 + (mode != 0); i++) argv[i + 1] = a[i];
+    argv[15 + (mode != 0)] = NULL;
 }
 
 /* "result=..." for a probe's exit status */
@@ -314,8 +318,8 @@ double shape_measure(const shape_probe *p, const tkt_row *r, unsigned long long 
                      unsigned long long k, int cold, int rep, int *fresh)
 {
     const profile_opts *o = p->o;
-    char key[512], out[512], result[160], a[14][24];
-    char *argv[16];
+    char key[512], out[512], result[160], a[15][24];
+    char *argv[17];
     double gf, have;
     full_key(p->isa, r, m, n, k, key, sizeof key);
     if (p->exact) strncat(key, " path=exact", sizeof key - strlen(key) - 1);
@@ -333,8 +337,8 @@ double shape_measure(const shape_probe *p, const tkt_row *r, unsigned long long 
 int shape_check(const shape_probe *p, const tkt_row *r, unsigned long long m, unsigned long long n,
                 unsigned long long k)
 {
-    char key[512], out[512], result[160], a[14][24];
-    char *argv[16];
+    char key[512], out[512], result[160], a[15][24];
+    char *argv[17];
     double gf;
     full_key(p->isa, r, m, n, k, key, sizeof key);
     probe_args(p, r, m, n, k, a, argv, 1);

@@ -68,10 +68,10 @@ void write_probe_prelude(FILE *f, const char *what, const char *header, const ch
             "/* written by tktune: %s */\n"
             "#define _GNU_SOURCE\n#include <sched.h>\n#include <signal.h>\n#include <stdio.h>\n#include <stdlib.h>\n"
             "#include <string.h>\n#include <time.h>\n#include \"tk/gen/%s.h\"\n"
-            "typedef struct { tki_ukr_fn f; unsigned mr, nv, ku; } entry;\n"
-            "#define E(name, mr, nv, ku) {name, mr, nv, ku},\n"
-            "static const entry packed[] = { TKI_UKR_LIST_F32_%s(E) {0, 0, 0, 0} };\n"
-            "static const entry direct[] = { TKI_UKR_DIRECT_LIST_F32_%s(E) {0, 0, 0, 0} };\n"
+            "typedef struct { tki_ukr_fn f; unsigned mr, nv, ku, pf; } entry;\n"
+            "#define E(name, mr, nv, ku, pf) {name, mr, nv, ku, pf},\n"
+            "static const entry packed[] = { TKI_UKR_LIST_F32_%s(E) {0, 0, 0, 0, 0} };\n"
+            "static const entry direct[] = { TKI_UKR_DIRECT_LIST_F32_%s(E) {0, 0, 0, 0, 0} };\n"
             "static double now(void) { struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t); return t.tv_sec + 1e-9 * t.tv_nsec; }\n"
             "static int cmp(const void *a, const void *b) { double x = *(const double *)a, y = *(const double *)b; return x < y ? -1 : x > y; }\n",
             what, header, isa, isa);

@@ -35,7 +35,7 @@
 #include <time.h>
 
 #define MAXPTS 256
-#define MAXC 24 /* candidates per point: the previous choice and up to MAXC - 1 of the model's */
+#define MAXC 32 /* candidates per point: the previous choice, the model's, and their variants */
 #define NOISE 1.03 /* a challenger must beat the previous choice by this factor */
 #define ROUNDS 2   /* rounds of measurements, interleaved over the point's candidates */
 #define KEEP 6     /* candidates measured again after the first round: the fastest and the previous choice */
@@ -47,6 +47,8 @@
 #define STREAM_K1 512 /* ... at these depths (shallow: GPT-2's 768 falls between; deep: LLaMA-7B's 4096) */
 #define STREAM_K2 4096
 #define BIGB_FLOP 2e10 /* the largest shape a wide open cell's large-B corner may be (flop) */
+#define PF_ROWS 8   /* how far ahead (B rows) a prefetching twin fetches */
+#define PF_TWINS 8  /* candidates of a streamed point that get a prefetching twin */
 
 static double now(void)
 {
@@ -231,6 +233,25 @@ static void add_stream_blocks(point *p)
             r.kc = kc;
             add_cand(p, &r);
         }
+    }
+}
+
+/* A tile of several rows against a B streamed from memory keeps few B lines in flight: its loads
+ * wait behind its FMAs, and a few k steps' FMAs fill the scheduler. A kernel that prefetches B
+ * PF_ROWS rows ahead retires its prefetches at once and keeps the misses going, but where B is in
+ * cache the prefetches only cost issue slots. The model has no term for either: the first PF_TWINS
+ * candidates that read B in place and are no taller than the point are also tried prefetching
+ * (4x4096x11008 cold on the Zen 5: 4x64 over the whole depth ran 20 GFLOP/s, 48 prefetching 8 rows
+ * ahead, 46-49 at 4 to 32 rows; 4x768x768 with B in cache ran 175 without, 125 with). */
+static void add_prefetch_twins(point *p)
+{
+    int n = p->nc, made = 0;
+    for (int j = 0; j < n && made < PF_TWINS; j++) {
+        tkt_row r = p->cand[j];
+        if (r.packb || r.pf || cut_to_point(p, &r).mr != r.mr) continue;
+        r.pf = PF_ROWS;
+        add_one(p, &r);
+        made++;
     }
 }
 
@@ -436,6 +457,7 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
         for (int j = 0; j < nb; j++) add_cand(p, &best[j]);
         if (p->exact && !o->estimated) add_even_tiles(p, isa);
         if (p->stream) add_stream_blocks(p);
+        if (p->stream && isa->prefetch) add_prefetch_twins(p);
         /* the model's own ranking at the large-B corner too: there it weighs packing B differently */
         if (p->bigb && nml > 0) {
             tkt_row big[MAXC - 1];
@@ -656,8 +678,10 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
             if (last > 0 && (p->sm[last] != p->sm[0] || p->sn[last] != p->sn[0]))
                 snprintf(shape + strlen(shape), sizeof shape - strlen(shape), "+mid");
             if (p->stream) snprintf(shape + strlen(shape), sizeof shape - strlen(shape), "*");
-            fprintf(f, "%-22s %9.1f %9.1f %7.3f %6.1f%%  %ux%u%s ku%u kc%llu mc%llu nc%llu %s%s\n", shape, o1, n1,
-                    o1 > 0 ? n1 / o1 : 0, peak > 0 ? 100 * n1 / peak : 0, w->mr, w->nr, isa->vla ? "v" : "", w->ku,
+            char pf[16] = "";
+            if (w->pf) snprintf(pf, sizeof pf, " pf%u", w->pf);
+            fprintf(f, "%-22s %9.1f %9.1f %7.3f %6.1f%%  %ux%u%s ku%u%s kc%llu mc%llu nc%llu %s%s\n", shape, o1, n1,
+                    o1 > 0 ? n1 / o1 : 0, peak > 0 ? 100 * n1 / peak : 0, w->mr, w->nr, isa->vla ? "v" : "", w->ku, pf,
                     w->kc, w->mc, w->nc, w->packa ? "packed" : "direct", p->win ? "" : " (kept)");
             if (!pass && o1 > 0 && n1 > 0) lsum += log(n1 / o1), nsum++, better += p->win != 0;
         }

@@ -203,8 +203,8 @@ static inline void tki_ukr_gemm_f32_4x4_scalar_bcast_u1(TKI_UKR_PARAMS)
 }
 
 
-/* Every instantiated microkernel: X(name, mr, nr_vectors, ku) */
-#define TKI_UKR_LIST_F32_scalar(X)     X(tki_ukr_gemm_f32_4x4_scalar_bcast_u1, 4, 4, 1) 
+/* Every instantiated microkernel: X(name, mr, nr_vectors, ku, pf) */
+#define TKI_UKR_LIST_F32_scalar(X)     X(tki_ukr_gemm_f32_4x4_scalar_bcast_u1, 4, 4, 1, 0) 
 /* Every instantiated direct-form microkernel (A and B read in place) */
 #define TKI_UKR_DIRECT_LIST_F32_scalar(X) 
 #endif /* TK_GEN_UKR_F32_SCALAR_H */

@@ -6,7 +6,7 @@ m4_dnl # Instantiated by tkm_ukr_gemm_f32(MR, NV, KU); NR = 8*NV. Contract: docs
 m4_dnl # lanes of one vector register, as a C expression (a constant for fixed-width ISAs)
 m4_define(<@tkm_vl_f32@>, <@8@>)
 
-m4_define(<@tkm_ukr_name@>, <@tki_ukr_gemm_f32_$1x<@@>m4_eval($2 * 8)_avx2fma_bcast_u$3@>)
+m4_define(<@tkm_ukr_name@>, <@tki_ukr_gemm_f32_$1x<@@>m4_eval($2 * 8)_avx2fma_bcast_u$3<@@>tkm_pf_suffix($4)@>)
 
 m4_define(<@tkm_ukr_header_begin@>, <@#ifndef TK_GEN_UKR_F32_AVX2FMA_H
 #define TK_GEN_UKR_F32_AVX2FMA_H
@@ -72,6 +72,7 @@ m4_dnl # A in place through row pointers at column p + TKM_U - 1 and masks B
 m4_define(<@_tkm_avx2_step@>, <@        {
 tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@            const __m256 b_<@@>TKM_V = m4_ifelse(TKM_MASKB, 1, <@_mm256_maskload_ps(b + m4_eval(TKM_V * 8), k_<@@>TKM_V)@>, <@_mm256_loadu_ps(b + m4_eval(TKM_V * 8))@>);
 @>)m4_dnl
+tkm_prefetch_b(m4_eval(TKM_NV * 8))m4_dnl
 tkm_for(<@TKM_I@>, 0, TKM_MR - 1, <@            {
                 const __m256 ai = _mm256_broadcast_ss(m4_ifelse(TKM_DIRECT, 1, <@a_<@@>TKM_I + p + m4_eval(TKM_U - 1)@>, <@a + TKM_I@>));
 tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@                tkm_acc(TKM_I, TKM_V) = _mm256_fmadd_ps(ai, b_<@@>TKM_V, tkm_acc(TKM_I, TKM_V));
@@ -112,9 +113,10 @@ _tkm_avx2_rows(<@_tkm_avx2_storec(c + TKM_I * ldc + m4_eval(TKM_V * 8), _mm256_f
         }
 m4_popdef(<@TKM_MASKC@>)@>)
 
-m4_dnl # _tkm_avx2_kernel(NAME, MR, NV, KU, DIRECT): the body both forms share
+m4_dnl # _tkm_avx2_kernel(NAME, MR, NV, KU, DIRECT, PF): the body both forms share; PF > 0 prefetches B
+m4_dnl # that many rows ahead in every k step (tkm_prefetch_b)
 m4_define(<@_tkm_avx2_kernel@>, <@m4_dnl
-m4_pushdef(<@TKM_MR@>, <@$2@>)m4_pushdef(<@TKM_NV@>, <@$3@>)m4_pushdef(<@TKM_KU@>, <@$4@>)m4_pushdef(<@TKM_DIRECT@>, <@$5@>)m4_dnl
+m4_pushdef(<@TKM_MR@>, <@$2@>)m4_pushdef(<@TKM_NV@>, <@$3@>)m4_pushdef(<@TKM_KU@>, <@$4@>)m4_pushdef(<@TKM_DIRECT@>, <@$5@>)m4_pushdef(<@TKM_PF@>, <@$6@>)m4_dnl
 static inline TKM_TARGET void $1(TKI_UKR_PARAMS)
 {
     size_t p = 0;
@@ -152,13 +154,13 @@ _tkm_avx2_epilogue(0)        } else {
 _tkm_avx2_epilogue(1)        }
     }
 }
-m4_popdef(<@TKM_MR@>)m4_popdef(<@TKM_NV@>)m4_popdef(<@TKM_KU@>)m4_popdef(<@TKM_DIRECT@>)m4_dnl
+m4_popdef(<@TKM_MR@>)m4_popdef(<@TKM_NV@>)m4_popdef(<@TKM_KU@>)m4_popdef(<@TKM_DIRECT@>)m4_popdef(<@TKM_PF@>)m4_dnl
 @>)
 
-m4_define(<@tkm_ukr_gemm_f32@>, <@tkm_nargs(<@tkm_ukr_gemm_f32@>, 3, $#)tkm_ukr_once(<@_tkm_avx2_kernel@>, $1, $2, $3, 0)@>)
+m4_define(<@tkm_ukr_gemm_f32@>, <@tkm_ukr_once(<@_tkm_avx2_kernel@>, $1, $2, $3, 0, tkm_ukr_pf_args(<@tkm_ukr_gemm_f32@>, $#, $4))@>)
 
 m4_dnl # The direct form (docs/microkernel.md): A read in place, row i at a + i*aux->rsa, rows >= m
 m4_dnl # never read; B read only in its first n columns (vmaskmov). Needs no packing at all.
-m4_define(<@tkm_ukr_direct_name@>, <@tki_ukr_gemm_f32_$1x<@@>m4_eval($2 * 8)_avx2fma_direct_u$3@>)
-m4_define(<@tkm_ukr_gemm_f32_direct@>, <@tkm_nargs(<@tkm_ukr_gemm_f32_direct@>, 3, $#)tkm_ukr_once(<@_tkm_avx2_kernel@>, $1, $2, $3, 1)@>)
+m4_define(<@tkm_ukr_direct_name@>, <@tki_ukr_gemm_f32_$1x<@@>m4_eval($2 * 8)_avx2fma_direct_u$3<@@>tkm_pf_suffix($4)@>)
+m4_define(<@tkm_ukr_gemm_f32_direct@>, <@tkm_ukr_once(<@_tkm_avx2_kernel@>, $1, $2, $3, 1, tkm_ukr_pf_args(<@tkm_ukr_gemm_f32_direct@>, $#, $4))@>)
 m4_divert(0)m4_dnl
