@@ -35,7 +35,7 @@
 #include <time.h>
 
 #define MAXPTS 256
-#define MAXC 32 /* candidates per point: the previous choice, the model's, and their variants */
+#define MAXC 40 /* candidates per point: the previous choice, the model's, and their variants */
 #define NOISE 1.03 /* a challenger must beat the previous choice by this factor */
 #define ROUNDS 2   /* rounds of measurements, interleaved over the point's candidates */
 #define KEEP 6     /* candidates measured again after the first round: the fastest and the previous choice */
@@ -164,11 +164,14 @@ static void add_one(point *p, const tkt_row *r)
 }
 
 /* A tile taller than every m the point serves also brings its twin cut to the point's height, which
- * reads B no less and skips the dead rows' FMAs; see drop_tall. */
+ * reads B no less and skips the dead rows' FMAs; see drop_tall. At a streamed point the tall one
+ * itself is left out (the previous choice excepted): its measurements are the run's slowest, it is
+ * out wherever its twin runs, and the places it took kept the prefetching twins out of the 2..4-row
+ * decode cells (add_prefetch_twins). */
 static void add_cand(point *p, const tkt_row *r)
 {
     tkt_row c = cut_to_point(p, r);
-    add_one(p, r);
+    if (!(p->stream && p->nc > 0 && c.mr != r->mr)) add_one(p, r);
     add_one(p, &c);
 }
 
