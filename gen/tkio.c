@@ -535,7 +535,7 @@ int parse_table(const char *path, const isa_desc *isa, tkt_table *t)
             if (!strcmp(f[12], "yes")) w->packa = 1;
             else if (!strcmp(f[12], "no")) w->packa = 0;
             else ok = 0, err_at(path, r.line, "packa must be yes or no");
-            if (!parse_uint(f[13], &v) || v > 64) ok = 0, err_at(path, r.line, "pf must be 0..64 (B rows prefetched ahead)");
+            if (!parse_uint(f[TKT_COL_PF], &v) || v > 64) ok = 0, err_at(path, r.line, "pf must be 0..64 (B rows prefetched ahead)");
             else w->pf = (unsigned)v;
             if (ok && w->pf && !isa->prefetch)
                 ok = 0, err_at(path, r.line, "pf %u needs kernels that prefetch, which ISA %s does not provide", w->pf, isa->name);
