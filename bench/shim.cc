@@ -5,6 +5,7 @@
 // The cases themselves are plain C (bench.h, case_*.c): this file is the only place that knows
 // about Google Benchmark.
 #include "bench.h"
+#include "cold.h"
 #include "report.h"
 
 #include <benchmark/benchmark.h>
@@ -531,9 +532,7 @@ class Collector : public benchmark::BenchmarkReporter {
 
 bool is_bw_bound(const Shape &s, size_t l2)
 {
-    // Few rows of A: each element of B is used at most 16 times, so B's traffic, not the FMAs,
-    // bounds the rate, once the operands no longer fit in the core's own cache.
-    return s.m <= 16 && s.bytes() > double(l2 ? l2 : (1u << 20));
+    return tkb_bandwidth_bound(s.m, s.n, s.k, l2); // cold.h: the tuner and tktune evaluate use it too
 }
 
 void measure_machine(const Options &o)
@@ -561,11 +560,9 @@ void measure_machine(const Options &o)
     if (!need_bw)
         return;
 
-    // Much larger than the last-level cache so the reads come from DRAM: 4 x LLC, at least
-    // 256 MiB, at most 2 GiB and a quarter of the free memory (the machine may be shared).
-    size_t bytes = o.bw_mib ? o.bw_mib << 20 : std::max<size_t>(4 * mc.llc, size_t(256) << 20);
-    if (!o.bw_mib)
-        bytes = std::min<size_t>(bytes, size_t(2048) << 20);
+    // Much larger than the last-level cache so the reads come from DRAM (cold.h), and at most a
+    // quarter of the free memory (the machine may be shared).
+    size_t bytes = o.bw_mib ? o.bw_mib << 20 : size_t(tkb_cold_buffer_bytes(mc.llc));
     size_t avail = tkb_mem_available();
     if (avail && bytes > avail / 4 && !o.bw_mib)
         bytes = std::max<size_t>(avail / 4, size_t(64) << 20);

@@ -7,6 +7,11 @@
  *   model:  the configuration the Helix model ranks first for the shape (what the tuner would pick
  *           by the model alone), with its calibrated constants and with the defaults;
  *   table:  the row the CPU's current table serves the shape with.
+ * A shape the bench times with its operands cold (a few rows against a B past L2: an LLM decode
+ * step, bench/cold.h) is measured cold here too, every candidate alike, and its oracle space holds
+ * each in-place-B configuration also prefetching (as the tuner tries them at such shapes): the
+ * table's decode rows were chosen for weights streamed from memory and are judged so. --warm
+ * measures every shape in cache instead.
  * The fastest three, the model's pick and the table's row are measured three times (median); the
  * oracle's best is the fastest of those for the shape; the model's and the
  * table's ratios to it are printed per shape, with the median (model) and the mean and worst (table). */
@@ -15,6 +20,8 @@
 #include "buckets.h"
 #include "calibrate.h"
 #include "measure.h"
+
+#include "../bench/cold.h"
 
 #include <math.h>
 #include <stdlib.h>
@@ -51,17 +58,19 @@ static tkt_row oracle_row(const isa_desc *isa, const cand_caps *k, const cand_l0
 
 static void describe(const isa_desc *isa, const tkt_row *r, char *out, size_t cap)
 {
-    snprintf(out, cap, "%ux%u%s kc%llu mc%llu nc%llu %s", r->mr, r->nr, isa->vla ? "v" : "", r->kc, r->mc, r->nc,
-             r->packa ? "packed" : "direct");
+    char pf[16] = "";
+    if (r->pf) snprintf(pf, sizeof pf, " pf%u", r->pf);
+    snprintf(out, cap, "%ux%u%s kc%llu mc%llu nc%llu %s%s", r->mr, r->nr, isa->vla ? "v" : "", r->kc, r->mc, r->nc,
+             r->packa ? "packed" : "direct", pf);
 }
 
 int evaluate_run(const profile_opts *po, const char *shapes, const isa_desc *isa, const tkt_table *t,
-                 const cand_caps *k)
+                 const cand_caps *k, int warm)
 {
     static unsigned long long mnk[MAXSHAPES][3];
     static measured_l0 ml[4096];
     static tkt_row cand[MAXSHAPES][MAXCAND], all[MAXSHAPES * 8];
-    static int ncand[MAXSHAPES], model_at[2][MAXSHAPES], table_at[MAXSHAPES];
+    static int ncand[MAXSHAPES], model_at[2][MAXSHAPES], table_at[MAXSHAPES], cold[MAXSHAPES];
     static double gf[MAXSHAPES][MAXCAND], first[MAXSHAPES][MAXCAND], again[2][MAXSHAPES][MAXCAND];
     static char elog[1200];
     static char remeasure[MAXSHAPES][MAXCAND];
@@ -88,13 +97,16 @@ int evaluate_run(const profile_opts *po, const char *shapes, const isa_desc *isa
         tkt_row best;
         double kd = (double)mnk[s][2];
         int n = 0;
+        cold[s] = !warm && tkb_bandwidth_bound(mnk[s][0], mnk[s][1], mnk[s][2], t->l2);
         for (int i = 0; i < nml; i++) {
             unsigned long long kcs[64];
             int nk = cand_kc(&ml[i].c, k, kcs, 64), past = 0;
-            for (int j = 0; j < nk && j < 64 && n < MAXCAND - 2; j++) {
+            for (int j = 0; j < nk && j < 64 && n < MAXCAND - 4; j++) {
                 if (past) break; /* depths past k all run as one block of k */
                 past = kcs[j] >= mnk[s][2];
                 cand[s][n++] = oracle_row(isa, k, &ml[i].c, kcs[j]);
+                if (cold[s] && isa->prefetch && !cand[s][n - 1].packb)
+                    cand[s][n] = cand[s][n - 1], cand[s][n++].pf = TUNE_PF_ROWS;
             }
         }
         for (int v = 0; v < 2; v++) { /* the calibrated model, then the one with default constants */
@@ -114,7 +126,7 @@ int evaluate_run(const profile_opts *po, const char *shapes, const isa_desc *isa
             int seen = 0;
             for (int q = 0; q < nall && !seen; q++)
                 seen = all[q].mr == cand[s][j].mr && all[q].nr == cand[s][j].nr && all[q].ku == cand[s][j].ku &&
-                       all[q].packa == cand[s][j].packa;
+                       all[q].packa == cand[s][j].packa && all[q].pf == cand[s][j].pf;
             if (!seen && nall < MAXSHAPES * 8) all[nall++] = cand[s][j];
         }
     }
@@ -129,7 +141,7 @@ int evaluate_run(const profile_opts *po, const char *shapes, const isa_desc *isa
     for (int s = 0; s < ns; s++)
         for (int j = 0; j < ncand[s]; j++) {
             int fresh;
-            gf[s][j] = first[s][j] = shape_measure(&sp, &cand[s][j], mnk[s][0], mnk[s][1], mnk[s][2], 0, 0, &fresh);
+            gf[s][j] = first[s][j] = shape_measure(&sp, &cand[s][j], mnk[s][0], mnk[s][1], mnk[s][2], cold[s], 0, &fresh);
             done++;
             if (po->progress) fprintf(stderr, "\rtktune: evaluating %.0f/%.0f   ", done, planned);
         }
@@ -156,7 +168,7 @@ int evaluate_run(const profile_opts *po, const char *shapes, const isa_desc *isa
             for (int j = 0; j < ncand[s]; j++) {
                 int fresh;
                 if (!remeasure[s][j]) continue;
-                again[rep - 1][s][j] = shape_measure(&sp, &cand[s][j], mnk[s][0], mnk[s][1], mnk[s][2], 0, rep, &fresh);
+                again[rep - 1][s][j] = shape_measure(&sp, &cand[s][j], mnk[s][0], mnk[s][1], mnk[s][2], cold[s], rep, &fresh);
                 if (rep == 2) {
                     double a = first[s][j], b = again[0][s][j], c = again[1][s][j];
                     gf[s][j] = fmax(fmin(a, b), fmin(fmax(a, b), c)); /* the median of three */
@@ -179,7 +191,7 @@ int evaluate_run(const profile_opts *po, const char *shapes, const isa_desc *isa
                 if (gf[s][j] > gf[s][b]) b = j;
             double best = gf[s][b], tg = gf[s][table_at[s]], mg[2];
             for (int v = 0; v < 2; v++) mg[v] = model_at[v][s] >= 0 ? gf[s][model_at[v][s]] : 0;
-            snprintf(shape, sizeof shape, "%llux%llux%llu", mnk[s][0], mnk[s][1], mnk[s][2]);
+            snprintf(shape, sizeof shape, "%llux%llux%llu%s", mnk[s][0], mnk[s][1], mnk[s][2], cold[s] ? "*" : "");
             describe(isa, &cand[s][b], od, sizeof od);
             describe(isa, &cand[s][table_at[s]], td, sizeof td);
             fprintf(f, "%-18s %8.1f %-32s %8.1f %6.3f %7.3f %8.1f %6.3f  %s\n", shape, best, od, mg[0],
@@ -196,6 +208,9 @@ int evaluate_run(const profile_opts *po, const char *shapes, const isa_desc *isa
                     v ? " with default constants" : " (calibrated)", nm ? mratio[v][nm / 2] : 0, nm, nm ? mratio[v][0] : 0);
         fprintf(f, "table: mean %.3f of the oracle, worst %.3f (%llux%llux%llu)\n", nm ? tsum / nm : 0, tworst,
                 mnk[tworst_at][0], mnk[tworst_at][1], mnk[tworst_at][2]);
+        fprintf(f, "%s\n", warm ? "every shape measured with its operands in cache (--warm)"
+                                : "* operands cold, as the bench times them (bench/cold.h): A and B from a slot of the "
+                                  "cold buffer further each call");
     }
     if (rf) fclose(rf);
     printf("report: %s\n", path);

@@ -4,7 +4,8 @@
 #include "profile.h"
 
 /* Measures, for every shape of the list, the oracle space, the model's pick and table t's row;
- * prints the ratios and writes them to <work>/evaluate.txt. Returns the process exit status. */
+ * prints the ratios and writes them to <work>/evaluate.txt. Shapes the bench times cold
+ * (bench/cold.h) are measured cold, unless warm. Returns the process exit status. */
 int evaluate_run(const profile_opts *po, const char *shapes, const isa_desc *isa, const tkt_table *t,
-                 const cand_caps *k);
+                 const cand_caps *k, int warm);
 #endif

@@ -8,6 +8,8 @@
  * and becomes one line of the record log. */
 #include "measure.h"
 
+#include "../bench/cold.h"
+
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -144,14 +146,10 @@ static void add_tile(char *list, size_t cap, const char *tile)
     }
 }
 
-/* The bench's cold buffer (bench/shim.cc): 4 x the last-level cache, at least 256 MiB, at most 2 GiB.
- * Rotating through twice the Zen 4's 32 MiB L3 still left part of each slot in it: 1x768x768 ran at
- * 18 GFLOP/s there against 16 through 256 or 512 MiB, which agreed with each other. */
+/* the bench's cold buffer, for the table's last-level cache */
 static unsigned long long cold_arena(const tkt_table *t)
 {
-    unsigned long long llc = t->l3 > t->l2 ? t->l3 : t->l2, b = 4 * llc;
-    if (b < 256ull << 20) b = 256ull << 20;
-    return b > 2048ull << 20 ? 2048ull << 20 : b;
+    return tkb_cold_buffer_bytes(t->l3 > t->l2 ? t->l3 : t->l2);
 }
 
 int shape_probe_build(shape_probe *p, const profile_opts *o, const isa_desc *isa, const tkt_table *t,

@@ -3,6 +3,8 @@
 #define TK_TUNE_MEASURE_H
 #include "profile.h"
 
+#define TUNE_PF_ROWS 8 /* how far ahead (B rows) the tuner's prefetching kernels fetch */
+
 /* One probe binary for a CPU: the framework header generated for its table, with every tile of
  * `rows` (and of the table) instantiated, so any of those configurations can run on any shape. */
 typedef struct {

@@ -47,7 +47,6 @@
 #define STREAM_K1 512 /* ... at these depths (shallow: GPT-2's 768 falls between; deep: LLaMA-7B's 4096) */
 #define STREAM_K2 4096
 #define BIGB_FLOP 2e10 /* the largest shape a wide open cell's large-B corner may be (flop) */
-#define PF_ROWS 8   /* how far ahead (B rows) a prefetching twin fetches */
 #define PF_TWINS 8  /* candidates of a streamed point that get a prefetching twin */
 
 static double now(void)
@@ -241,7 +240,7 @@ static void add_stream_blocks(point *p)
 
 /* A tile of several rows against a B streamed from memory keeps few B lines in flight: its loads
  * wait behind its FMAs, and a few k steps' FMAs fill the scheduler. A kernel that prefetches B
- * PF_ROWS rows ahead retires its prefetches at once and keeps the misses going, but where B is in
+ * TUNE_PF_ROWS rows ahead retires its prefetches at once and keeps the misses going, but where B is in
  * cache the prefetches only cost issue slots. The model has no term for either: the first PF_TWINS
  * candidates that read B in place and are no taller than the point are also tried prefetching
  * (4x4096x11008 cold on the Zen 5: 4x64 over the whole depth ran 20 GFLOP/s, 48 prefetching 8 rows
@@ -252,7 +251,7 @@ static void add_prefetch_twins(point *p)
     for (int j = 0; j < n && made < PF_TWINS; j++) {
         tkt_row r = p->cand[j];
         if (r.packb || r.pf || cut_to_point(p, &r).mr != r.mr) continue;
-        r.pf = PF_ROWS;
+        r.pf = TUNE_PF_ROWS;
         add_one(p, &r);
         made++;
     }

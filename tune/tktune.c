@@ -33,7 +33,7 @@ static void usage(void)
                     "       tktune retune --root DIR --cpu CPU --work DIR --tkgen PATH [--log FILE] [--out TABLE]\n"
                     "                     [--shapes FILE] [--budget-s S] [--budget N] [--top K] [--max-dim D] [--cc CC] [--dry-run]\n"
                     "       tktune evaluate --root DIR --cpu CPU --work DIR --tkgen PATH --shapes FILE [--table TABLE] [--log FILE]\n"
-                    "                       [--cc CC]\n");
+                    "                       [--cc CC] [--warm]\n");
     exit(2);
 }
 
@@ -58,7 +58,7 @@ int main(int argc, char **argv)
     const char *out_path = NULL, *table_file = NULL;
     const char *shapes = NULL;
     double budget_s = 540;
-    int top = 16, dry = 0;
+    int top = 16, dry = 0, warm = 0;
     double max_dim = 0;
     if (strcmp(cmd, "candidates") && strcmp(cmd, "profile") && strcmp(cmd, "machine") && strcmp(cmd, "table") &&
         strcmp(cmd, "retune") && strcmp(cmd, "evaluate") && strcmp(cmd, "calibrate"))
@@ -80,6 +80,7 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--budget-s") && i + 1 < argc) budget_s = atof(argv[++i]);
         else if (!strcmp(argv[i], "--top") && i + 1 < argc) top = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--dry-run")) dry = 1;
+        else if (!strcmp(argv[i], "--warm")) warm = 1;
         else if (!strcmp(argv[i], "--max-dim") && i + 1 < argc) max_dim = atof(argv[++i]);
         else usage();
     }
@@ -132,7 +133,7 @@ int main(int argc, char **argv)
             if (!o.log) o.log = lpath;
             /* another version of the CPU's table (e.g. one a retune just wrote elsewhere) */
             if (table_file && !parse_table(table_file, isa, &other)) return 1;
-            return evaluate_run(&o, shapes, isa, table_file ? &other : &t, &k);
+            return evaluate_run(&o, shapes, isa, table_file ? &other : &t, &k, warm);
         }
         memset(&ro, 0, sizeof ro);
         ro.po = o;
