@@ -33,7 +33,7 @@ bench:
 	cmake --build $(BUILD)/bench -j$(JOBS) --target tk_bench
 	bench/run.sh $(BUILD)/bench $(BENCH_ARGS)
 
-# tk_gemm_f32 with run-time shapes against the same calls with constant shapes, 4^3..16^3
+# tk_gemm_f32 with run-time shapes against the chosen row called directly (and with literal shapes), 4^3..16^3
 bench-dispatch:
 	@scripts/deps.sh bench
 	cmake -S . -B $(BUILD)/bench -G Ninja -DCMAKE_BUILD_TYPE=Release -DTK_BUILD_TESTS=OFF -DTK_CPU=$(TK_CPU)

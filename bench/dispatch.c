@@ -1,13 +1,20 @@
 /* bench/dispatch.c - what tk's run-time dispatch costs on tiny shapes (make bench-dispatch).
  *
- * For every square shape s x s x s, s = 4..16, the same tk_gemm_f32 call two ways:
- *   run-time: m, n, k are values the compiler cannot see, so the decision tree over the table's
- *             rows (and the exact-shape switch) runs on every call;
- *   constant: a function per shape with literal m, n, k: the choice folds to one configuration at
- *             compile time (tests/test_constfold.c shows that it does), i.e. the chosen kernel
- *             called directly, with the same argument checks.
- * Both are timed in alternating rounds (a shared machine's slow spells hit both alike); the table
- * gives each one's median ns per call and the ratio, and the geometric mean over the shapes. */
+ * For every square shape s x s x s, s = 4..16, the same product three ways:
+ *   run-time: tk_gemm_f32 with m, n, k values the compiler cannot see: the plain entry tests the
+ *             exact-shape rows, and a shape without one walks the decision tree over the table's
+ *             rows, on every call;
+ *   direct:   the row the tree chooses for s, chosen at compile time, and that row's code called
+ *             directly with the shape still a run-time value: an exact-shape row's own instance (its
+ *             shape is part of it), or the generic driver given the row's index. The index is hidden
+ *             from the optimiser, so the driver is the one every row shares, as a dispatched call
+ *             runs it, not a copy specialised to one row's blocks. This is "calling the chosen
+ *             kernel directly"; run-time / direct is the cost of the dispatch;
+ *   literal:  tk_gemm_f32 with literal m, n, k, as a program with fixed shapes writes it: the choice
+ *             folds at compile time, and the driver may be specialised to the shape besides
+ *             (shown for information; it is more than the dispatch).
+ * The three are timed in alternating rounds (a shared machine's slow spells hit them alike); the
+ * table gives each one's median ns per call, run-time / direct, and its geometric mean. */
 #include <tk/gemm.h>
 
 #include "bench.h"
@@ -21,6 +28,8 @@
 #else
 #define NOOPT __attribute__((noinline))
 #endif
+/* the value as the program has it, unknown to the optimiser from here on */
+#define OPAQUE(x) __asm__("" : "+r"(x))
 
 static int cmp(const void *a, const void *b)
 {
@@ -35,9 +44,29 @@ static NOOPT void run_time(size_t s, const float *a, const float *b, float *c)
     tk_gemm_f32(TK_NO_TRANS, TK_NO_TRANS, s, s, s, 1.0f, a, s, b, s, 0.0f, c, s);
 }
 
+/* 1 when the CPU's table has an exact-shape row for s x s x s (a constant for a constant s) */
+#define EXACT_EQ(M, N, K) || ((M) == s && (N) == s && (K) == s)
+static inline int has_exact_row(size_t s)
+{
+    return 0 TKI_SEL(TKI_GEMM_F32_EXACT_SHAPES)(EXACT_EQ);
+}
+
+/* s reaches these as an argument (noipa: never a constant inside); S is the literal. An exact row's
+ * instance is reached through tk_gemm_f32 with m, n, k literal, which folds to one call of it (the
+ * leading dimensions stay run-time values, as in run_time). */
 #define SHAPES X(4) X(5) X(6) X(7) X(8) X(9) X(10) X(11) X(12) X(13) X(14) X(15) X(16)
 #define X(S)                                                                                         \
-    static NOOPT void constant_##S(size_t s, const float *a, const float *b, float *c)                \
+    static NOOPT void direct_##S(size_t s, const float *a, const float *b, float *c)                  \
+    {                                                                                                \
+        int row = TKI_SEL(tki_gemm_f32_select)(S, S, S);                                             \
+        if (has_exact_row(S)) {                                                                      \
+            tk_gemm_f32(TK_NO_TRANS, TK_NO_TRANS, S, S, S, 1.0f, a, s, b, s, 0.0f, c, s);            \
+            return;                                                                                  \
+        }                                                                                            \
+        OPAQUE(row);                                                                                 \
+        TKI_SEL(tki_gemm_f32_plain_slow)(TK_NO_TRANS, TK_NO_TRANS, s, s, s, 1.0f, a, s, b, s, 0.0f, c, s, row); \
+    }                                                                                                \
+    static NOOPT void literal_##S(size_t s, const float *a, const float *b, float *c)                 \
     {                                                                                                \
         (void)s;                                                                                     \
         tk_gemm_f32(TK_NO_TRANS, TK_NO_TRANS, S, S, S, 1.0f, a, S, b, S, 0.0f, c, S);                \
@@ -47,45 +76,49 @@ SHAPES
 
 #define ROUNDS 21
 #define CALLS 20000
+#define WAYS 3
 
 int main(void)
 {
     static float a[256], b[256], c[256];
-    static const call_fn constant[] = {
-#define X(S) constant_##S,
+    static const call_fn direct[] = {
+#define X(S) direct_##S,
         SHAPES
 #undef X
     };
-    volatile size_t first = 4; /* the run-time column's shapes come from memory the compiler cannot read */
+    static const call_fn literal[] = {
+#define X(S) literal_##S,
+        SHAPES
+#undef X
+    };
+    volatile size_t first = 4; /* the shapes come from memory the compiler cannot read */
     double lsum = 0, worst = 0;
-    int i, r, nshapes = (int)(sizeof constant / sizeof constant[0]);
+    int i, r, nshapes = (int)(sizeof direct / sizeof direct[0]);
     for (i = 0; i < 256; i++) a[i] = 0.01f * (float)(i % 13), b[i] = 0.02f * (float)(i % 7);
     printf("tk_dispatch: tk_gemm_f32 on s x s x s, CPU table \"%s\"; median of %d alternating rounds of %d calls\n",
            tk_cpu_name(), ROUNDS, CALLS);
-    printf("%4s %14s %14s %10s\n", "s", "run-time ns", "constant ns", "rt/const");
+    printf("%4s %6s %12s %12s %12s %10s\n", "s", "exact", "run-time ns", "direct ns", "literal ns", "rt/direct");
     for (i = 0; i < nshapes; i++) {
         size_t s = first + (size_t)i;
-        double t[2][ROUNDS], med[2];
-        for (r = 0; r < ROUNDS; r++) {
-            int way;
-            for (way = 0; way < 2; way++) {
+        double t[WAYS][ROUNDS], med[WAYS];
+        int way;
+        for (r = 0; r < ROUNDS; r++)
+            for (way = 0; way < WAYS; way++) {
+                const call_fn f = way == 0 ? run_time : way == 1 ? direct[i] : literal[i];
                 double t0 = tkb_now();
                 long n;
-                if (way == 0)
-                    for (n = 0; n < CALLS; n++) run_time(s, a, b, c);
-                else
-                    for (n = 0; n < CALLS; n++) constant[i](s, a, b, c);
+                for (n = 0; n < CALLS; n++) f(s, a, b, c);
                 t[way][r] = (tkb_now() - t0) / CALLS * 1e9;
             }
+        for (way = 0; way < WAYS; way++) {
+            qsort(t[way], ROUNDS, sizeof(double), cmp);
+            med[way] = t[way][ROUNDS / 2];
         }
-        qsort(t[0], ROUNDS, sizeof(double), cmp);
-        qsort(t[1], ROUNDS, sizeof(double), cmp);
-        med[0] = t[0][ROUNDS / 2], med[1] = t[1][ROUNDS / 2];
-        printf("%4zu %14.2f %14.2f %10.3f\n", s, med[0], med[1], med[0] / med[1]);
+        printf("%4zu %6s %12.2f %12.2f %12.2f %10.3f\n", s, has_exact_row(s) ? "yes" : "no", med[0], med[1], med[2],
+               med[0] / med[1]);
         lsum += log(med[0] / med[1]);
         if (med[0] / med[1] > worst) worst = med[0] / med[1];
     }
-    printf("geomean run-time / constant %.3f, worst %.3f (c[0] = %g)\n", exp(lsum / nshapes), worst,
-           (double)c[0]);
+    printf("geomean run-time / direct %.3f, worst %.3f (c[0] = %g)\n", exp(lsum / nshapes), worst, (double)c[0]);
     return 0;
 }

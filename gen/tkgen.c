@@ -123,10 +123,74 @@ static FILE *open_driver(const char *path)
     return f;
 }
 
-/* A row that matches one shape only gets that shape's own compiled instance of the driver. */
-static int row_is_exact(const tkt_row *w)
+/* A row's range along one dimension as the decision tree reads it (docs/tables.md): a range that
+ * starts at 1 takes 0 too (m or n of 0 is a call with nothing to do, k of 0 only scales C); a
+ * single value is that value alone. */
+static range tree_range(const tkt_row *w, int dim)
 {
-    return w->m.lo == w->m.hi && w->n.lo == w->n.hi && w->k.lo == w->k.hi && w->k.hi != TK_SIZE_INF;
+    range r = dim == 0 ? w->m : dim == 1 ? w->n : w->k;
+    if (r.lo == 1 && r.hi != 1) r.lo = 0;
+    return r;
+}
+
+/* The decision tree over the rows cand[0..nc) (in table order) for the shapes in box: the first
+ * row that meets the box wins wherever it covers all of it; otherwise the box is cut in two at the
+ * middle one of the row edges inside it, along m if any lie there, else n, else k, and each half
+ * gets a tree of the rows that meet it. The first-match order of the table is kept exactly, and a
+ * shape takes a few compares (about log2 of the edges per dimension) instead of one per row. */
+static void emit_tree(FILE *f, const tkt_table *t, const range *box, const int *cand, int nc, int depth)
+{
+    static const char var[3] = {'m', 'n', 'k'};
+    unsigned long long cut[2 * MAXROWS];
+    int ncut = 0, dim;
+    int *sub = malloc(sizeof *sub * (size_t)(nc ? nc : 1));
+    if (!sub) die("out of memory");
+    if (nc == 0) die("%s: no row covers part of the shapes (the last row must be the catch-all)", t->path);
+    for (int d = 0, covers = 1; d < 3; d++) {
+        range r = tree_range(&t->rows[cand[0]], d);
+        covers = covers && r.lo <= box[d].lo && box[d].hi <= r.hi;
+        if (d == 2 && covers) {
+            fprintf(f, "tkm_gemm_leaf(%d, %d)\n", depth, cand[0]);
+            free(sub);
+            return;
+        }
+    }
+    for (dim = 0; dim < 3 && ncut == 0; dim++)
+        for (int i = 0; i < nc; i++) {
+            range r = tree_range(&t->rows[cand[i]], dim);
+            /* a cut at c splits the box into x <= c and x > c */
+            if (r.lo > box[dim].lo && r.lo - 1 < box[dim].hi) cut[ncut++] = r.lo - 1;
+            if (r.hi >= box[dim].lo && r.hi < box[dim].hi) cut[ncut++] = r.hi;
+        }
+    dim--;
+    if (ncut == 0) die("%s: internal error: the decision tree found no cut", t->path);
+    for (int i = 1; i < ncut; i++) /* insertion sort: a few dozen values */
+        for (int j = i; j > 0 && cut[j - 1] > cut[j]; j--) {
+            unsigned long long x = cut[j];
+            cut[j] = cut[j - 1], cut[j - 1] = x;
+        }
+    int nu = 0;
+    for (int i = 0; i < ncut; i++)
+        if (nu == 0 || cut[nu - 1] != cut[i]) cut[nu++] = cut[i];
+    unsigned long long at = cut[(nu - 1) / 2];
+    fprintf(f, "tkm_gemm_split(%d, %c, %llu)\n", depth, var[dim], at);
+    for (int half = 0; half < 2; half++) {
+        range part[3] = {box[0], box[1], box[2]};
+        int ns = 0;
+        if (half) part[dim].lo = at + 1, fprintf(f, "tkm_gemm_else(%d)\n", depth);
+        else part[dim].hi = at;
+        for (int i = 0; i < nc; i++) {
+            int meets = 1;
+            for (int d = 0; d < 3; d++) {
+                range r = tree_range(&t->rows[cand[i]], d);
+                meets = meets && r.lo <= part[d].hi && part[d].lo <= r.hi;
+            }
+            if (meets) sub[ns++] = cand[i];
+        }
+        emit_tree(f, t, part, sub, ns, depth + 1);
+    }
+    fprintf(f, "tkm_gemm_fi(%d)\n", depth);
+    free(sub);
 }
 
 static void emit_isa_defs(FILE *f, const isa_desc *d)
@@ -298,18 +362,36 @@ static void build(project *p, const char *cpus_csv, const char *deflt, const cha
                     w->ku, w->mc, nc_units, w->kc, w->packb, w->split, w->order, w->packa, w->evidence, rel(t->path), w->line,
                     w->pf);
         }
-        fprintf(f, "tkm_gemm_select_begin\n");
+        {
+            /* the tree over the rows that are not exact shapes; the exact ones are tested before it
+             * (the parser has made sure that no range row before an exact row covers its shape) */
+            static int cand[MAXROWS];
+            range all[3] = {{0, TK_SIZE_INF}, {0, TK_SIZE_INF}, {0, TK_SIZE_INF}};
+            int nc = 0;
+            for (int j = 0; j < t->n; j++)
+                if (!tkt_row_is_exact(&t->rows[j])) cand[nc++] = j;
+            fprintf(f, "tkm_gemm_select_begin\n");
+            emit_tree(f, t, all, cand, nc, 0);
+            fprintf(f, "tkm_gemm_select_end\n");
+            for (int j = 0; j < t->n; j++)
+                if (tkt_row_is_exact(&t->rows[j]))
+                    fprintf(f, "tkm_gemm_select_exact(%d, %llu, %llu, %llu)\n", j, t->rows[j].m.lo, t->rows[j].n.lo,
+                            t->rows[j].k.lo);
+            fprintf(f, "tkm_gemm_select_exact_end\n");
+        }
+        fprintf(f, "tkm_gemm_rows_begin\n");
         for (int j = 0; j < t->n; j++) {
             const tkt_row *w = &t->rows[j];
 #define HI(x) ((x) == TK_SIZE_INF ? 0ull : (x))
-            fprintf(f, "tkm_gemm_bucket(%d, %llu, %llu, %llu, %llu, %llu, %llu)\n", j, w->m.lo, HI(w->m.hi),
-                    w->n.lo, HI(w->n.hi), w->k.lo, HI(w->k.hi));
+            fprintf(f, "tkm_gemm_row(%d, %llu, %llu, %llu, %llu, %llu, %llu)\n", j, w->m.lo, HI(w->m.hi), w->n.lo,
+                    HI(w->n.hi), w->k.lo, HI(w->k.hi));
         }
-        fprintf(f, "tkm_gemm_select_end\n");
+        fprintf(f, "tkm_gemm_rows_end\n");
         fprintf(f, "tkm_gemm_driver\n");
+        fprintf(f, "tkm_gemm_exact_begin\n");
         for (int j = 0; j < t->n; j++) {
             const tkt_row *w = &t->rows[j];
-            if (row_is_exact(w))
+            if (tkt_row_is_exact(w))
                 fprintf(f, "tkm_gemm_exact(%d, %llu, %llu, %llu, %u, %u, %u, %d, %u)\n", j, w->m.lo, w->n.lo, w->k.lo, w->mr,
                         d->vla ? w->nr : w->nr / d->lanes, w->ku, w->packa, w->pf);
         }

@@ -398,6 +398,11 @@ static const char *const tkt_keys[] = {"tkt", "cpu", "isa", "source", "tuner", "
                                        "cores", "peak_gflops", "dram_gbs", "columns", "row", "mca_cpu",
                                        "qemu_cpu", NULL};
 
+int tkt_row_is_exact(const tkt_row *w)
+{
+    return w->m.lo == w->m.hi && w->n.lo == w->n.hi && w->k.lo == w->k.hi && w->k.hi != TK_SIZE_INF;
+}
+
 int parse_table(const char *path, const isa_desc *isa, tkt_table *t)
 {
     reader r;
@@ -562,6 +567,22 @@ int parse_table(const char *path, const isa_desc *isa, tkt_table *t)
         if (last->m.lo != 1 || last->m.hi != TK_SIZE_INF || last->n.lo != 1 || last->n.hi != TK_SIZE_INF ||
             last->k.lo != 1 || last->k.hi != TK_SIZE_INF)
             err_at(path, last->line, "the last row must be the catch-all (m n k all '*')");
+    }
+    /* an exact row behind a range row that covers its shape would never be chosen, yet the entries
+     * test the exact shapes before the other rows (in table order, so of two exact rows of one
+     * shape the first wins, as in the table; the tuner's exact probe lists every candidate so) */
+    for (int j = 0; j < t->n; j++) {
+        const tkt_row *x = &t->rows[j];
+        if (!tkt_row_is_exact(x)) continue;
+        for (int i = 0; i < j; i++) {
+            const tkt_row *w = &t->rows[i];
+            if (!tkt_row_is_exact(w) && w->m.lo <= x->m.lo && x->m.lo <= w->m.hi && w->n.lo <= x->n.lo && x->n.lo <= w->n.hi &&
+                w->k.lo <= x->k.lo && x->k.lo <= w->k.hi) {
+                err_at(path, x->line, "the exact row %llux%llux%llu is never chosen: the row of line %d before it covers that shape",
+                       x->m.lo, x->n.lo, x->k.lo, w->line);
+                break;
+            }
+        }
     }
     /* the workspace must stay addressable on small targets: packed A + packed B under 64 MiB */
     for (int i = 0; i < t->n; i++) {

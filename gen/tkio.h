@@ -101,6 +101,8 @@ int parse_tile(const char *s, const isa_desc *isa, unsigned *mr, unsigned *nr, c
                       size_t whycap);
 uint32_t fnv1a_file(const char *path);
 int parse_table(const char *path, const isa_desc *isa, tkt_table *t);
+/* A row that matches one shape only: it gets that shape's own compiled instance of the driver. */
+int tkt_row_is_exact(const tkt_row *w);
 const isa_desc *load_isa(project *p, const char *name, const char *where, int line);
 void load_project(project *p);
 /* From now on, read CPU `cpu`'s table from `path` instead of tuning_tables/ (e.g. a previous

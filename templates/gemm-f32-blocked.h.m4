@@ -26,26 +26,53 @@ m4_dnl # tkm_gemm_config(ID, MR, NV, KU, MC, NC_PANELS, KC, PACKB, SPLIT, ORDER,
 m4_define(<@tkm_gemm_config@>, <@tkm_nargs(<@tkm_gemm_config@>, 14, $#)m4_dnl
     {tkm_ukr_name($2, $3, $4, $14), m4_ifelse($11, 0, <@tkm_ukr_direct_name($2, $3, $4, $14)@>, <@0@>), $2, $3, $4, $5, $6, $7, $8, m4_ifelse($9, m, 0x6d, 0x6e), m4_ifelse($10, m, 0x6d, 0x6e)}, /* $1: $12, $13 */@>)
 
+m4_dnl # tkm_gemm_select_begin ... tkm_gemm_select_end: the decision tree over the rows that are not
+m4_dnl # exact shapes, which tkgen computes (gen/tkgen.c, emit_tree): tkm_gemm_split(DEPTH, VAR, AT)
+m4_dnl # opens the branch VAR <= AT, tkm_gemm_else(DEPTH) the other, tkm_gemm_fi(DEPTH) closes them;
+m4_dnl # tkm_gemm_leaf(DEPTH, ID) returns a row. Then tkm_gemm_select_exact(ID, M, N, K) per exact row
+m4_dnl # and tkm_gemm_select_exact_end: the whole choice, the exact rows tested first.
 m4_define(<@tkm_gemm_select_begin@>, <@m4_dnl
 };
 
-/* The decision tree over shape buckets: first matching row wins. Pure and inline, so with constant
- * m, n, k the whole choice folds to a constant at -O2. */
-static inline TKI_UNUSED TKI_ALWAYS_INLINE int tki_gemm_f32_select_<@@>TKM_CPU<@@>(size_t m, size_t n, size_t k)
+/* The row of a shape that matches no exact-shape row: the first of the other rows that contains
+ * (m, n, k), as the table says, found by a tree of a few compares per dimension. */
+static inline TKI_UNUSED TKI_ALWAYS_INLINE int tki_gemm_f32_select_general_<@@>TKM_CPU<@@>(size_t m, size_t n, size_t k)
 {
     (void)m; (void)n; (void)k;
 @>)
+m4_define(<@TKM_SELECT_EXACT@>, <@@>)
+m4_define(<@tkm_gemm_select_exact@>, <@tkm_nargs(<@tkm_gemm_select_exact@>, 4, $#)m4_dnl
+m4_define(<@TKM_SELECT_EXACT@>, m4_defn(<@TKM_SELECT_EXACT@>)<@    if (m == $2 && n == $3 && k == $4) return $1;
+@>)@>)
+m4_define(<@tkm_gemm_select_exact_end@>, <@m4_dnl
 
-m4_dnl # _tkm_bound(VAR, LO, HI): the C conditions for LO <= VAR <= HI, HI 0 meaning unbounded
-m4_define(<@_tkm_bound@>, <@m4_ifelse($2, $3, <@ && $1 == $2@>, <@m4_ifelse($2, 1, <@@>, <@ && $1 >= $2@>)m4_ifelse($3, 0, <@@>, <@ && $1 <= $3@>)@>)@>)
-
-m4_dnl # tkm_gemm_bucket(ID, MLO, MHI, NLO, NHI, KLO, KHI)
-m4_define(<@tkm_gemm_bucket@>, <@tkm_nargs(<@tkm_gemm_bucket@>, 7, $#)m4_dnl
-m4_pushdef(<@TKM_COND@>, _tkm_bound(m, $2, $3)_tkm_bound(n, $4, $5)_tkm_bound(k, $6, $7))m4_dnl
-m4_ifelse(TKM_COND, <@@>, <@    return $1;@>, <@    if (1<@@>TKM_COND) return $1;@>)m4_popdef(<@TKM_COND@>)@>)
-
+/* The row of (m, n, k): the first row of the table that contains it. No range row before an
+ * exact-shape row covers its shape (tkgen checks), so the exact rows can be tested first. Pure and inline, so
+ * with constant m, n, k the whole choice folds to a constant at -O2. */
+static inline TKI_UNUSED TKI_ALWAYS_INLINE int tki_gemm_f32_select_<@@>TKM_CPU<@@>(size_t m, size_t n, size_t k)
+{
+TKM_SELECT_EXACT<@@>    return tki_gemm_f32_select_general_<@@>TKM_CPU<@@>(m, n, k);
+}
+@>)
+m4_define(<@_tkm_indent@>, <@m4_substr(<@                                                                                @>, 0, m4_eval(4 * ($1 + 1)))@>)
+m4_define(<@tkm_gemm_split@>, <@_tkm_indent($1)if ($2 <= $3) {@>)
+m4_define(<@tkm_gemm_else@>, <@_tkm_indent($1)} else {@>)
+m4_define(<@tkm_gemm_fi@>, <@_tkm_indent($1)}@>)
+m4_define(<@tkm_gemm_leaf@>, <@_tkm_indent($1)return $2;@>)
 m4_define(<@tkm_gemm_select_end@>, <@m4_dnl
 }
+@>)
+
+m4_dnl # tkm_gemm_rows_begin, tkm_gemm_row(ID, MLO, MHI, NLO, NHI, KLO, KHI) per row (HI 0: unbounded),
+m4_dnl # tkm_gemm_rows_end: the rows' buckets as an X-list, for the tests of the tree
+m4_define(<@TKM_ROWS@>, <@@>)
+m4_define(<@tkm_gemm_rows_begin@>, <@m4_define(<@TKM_ROWS@>, <@@>)@>)
+m4_define(<@tkm_gemm_row@>, <@tkm_nargs(<@tkm_gemm_row@>, 7, $#)m4_dnl
+m4_define(<@TKM_ROWS@>, m4_defn(<@TKM_ROWS@>)<@ X($1, $2, $3, $4, $5, $6, $7)@>)@>)
+m4_define(<@tkm_gemm_rows_end@>, <@m4_dnl
+
+/* Every row's bucket X(id, m_lo, m_hi, n_lo, n_hi, k_lo, k_hi), hi 0 meaning unbounded, for tests. */
+#define TKI_GEMM_F32_ROWS_<@@>TKM_CPU<@@>(X)<@@>TKM_ROWS
 @>)
 
 m4_dnl # _tkm_tile1_body(KERNEL): the single-tile path's statements, KERNEL being the direct-form
@@ -271,8 +298,15 @@ static inline TKM_TARGET tk_status tki_gemm_f32_ws_pick_<@@>TKM_CPU<@@>(const tk
 
 m4_dnl # Exact-shape rows (docs/tables.md): a row whose m, n and k are single values gets the whole
 m4_dnl # driver compiled for that one shape, so loop bounds, edge masks and the k unrolling are constants.
+m4_dnl # Their plain instances end in the plain entry's slow path (below, in tkm_gemm_entry) when they
+m4_dnl # turn a call away, so it is declared first; tkm_gemm_exact_begin comes right after the driver.
+m4_define(<@tkm_gemm_exact_begin@>, <@m4_dnl
+static TKI_NOINLINE TKI_UNUSED tk_status tki_gemm_f32_plain_slow_<@@>TKM_CPU<@@>(tk_trans transa, tk_trans transb,
+        size_t m, size_t n, size_t k, float alpha, const float *a, size_t lda, const float *b, size_t ldb, float beta,
+        float *c, size_t ldc, int idx);
+@>)
 m4_define(<@TKM_EXACT_CASES@>, <@@>)
-m4_define(<@TKM_EXACTNN_CASES@>, <@@>)
+m4_define(<@TKM_EXACTNN_TESTS@>, <@@>)
 m4_define(<@TKM_EXACT_SHAPES@>, <@@>)
 
 m4_dnl # tkm_gemm_exact(ID, M, N, K, MR, NV, KU, PACKA, PF)
@@ -327,18 +361,21 @@ static TKI_UNUSED TKI_FLATTEN TKM_TARGET int tki_gemm_f32_exact_<@@>TKM_CPU<@@>_
 }
 /* Row $1 for the plain call (tk_gemm_f32, neither operand transposed): every argument arrives in a
  * register and the descriptor is built here, so its constant fields (no epilogue, no bias, one
- * part) fold the checks that look at them. Returns the status, or TKI_NOT_EXACT. */
-static TKI_UNUSED TKI_FLATTEN TKM_TARGET int tki_gemm_f32_exactnn_<@@>TKM_CPU<@@>_$1(float alpha, const float *a, size_t lda,
+ * part) fold the checks that look at them. A call it turns away (alpha == 0) goes on to the
+ * generic driver from here, so the plain entry reaches it by a jump (no frame of its own). */
+static TKI_UNUSED TKI_FLATTEN TKM_TARGET tk_status tki_gemm_f32_exactnn_<@@>TKM_CPU<@@>_$1(float alpha, const float *a, size_t lda,
         const float *b, size_t ldb, float beta, float *c, size_t ldc)
 {
     tk_gemm_desc d;
     tk_status st;
     tki_gemm_desc_plain(&d, TK_NO_TRANS, TK_NO_TRANS, $2, $3, $4, alpha, a, lda, b, ldb, beta, c, ldc);
-    return tki_gemm_f32_exact_body_<@@>TKM_CPU<@@>_$1(&d, &st) ? (int)st : TKI_NOT_EXACT;
+    if (tki_gemm_f32_exact_body_<@@>TKM_CPU<@@>_$1(&d, &st)) return st;
+    return tki_gemm_f32_plain_slow_<@@>TKM_CPU<@@>(TK_NO_TRANS, TK_NO_TRANS, $2, $3, $4, alpha, a, lda, b, ldb, beta, c,
+                                                  ldc, $1);
 }
 m4_define(<@TKM_EXACT_CASES@>, m4_defn(<@TKM_EXACT_CASES@>)<@    case $1: return tki_gemm_f32_exact_<@@>TKM_CPU<@@>_$1(d, st);
 @>)m4_dnl
-m4_define(<@TKM_EXACTNN_CASES@>, m4_defn(<@TKM_EXACTNN_CASES@>)<@    case $1: return tki_gemm_f32_exactnn_<@@>TKM_CPU<@@>_$1(alpha, a, lda, b, ldb, beta, c, ldc);
+m4_define(<@TKM_EXACTNN_TESTS@>, m4_defn(<@TKM_EXACTNN_TESTS@>)<@        if (m == $2 && n == $3 && k == $4) return tki_gemm_f32_exactnn_<@@>TKM_CPU<@@>_$1(alpha, a, lda, b, ldb, beta, c, ldc);
 @>)m4_dnl
 m4_define(<@TKM_EXACT_SHAPES@>, m4_defn(<@TKM_EXACT_SHAPES@>)<@ X($2, $3, $4)@>)@>)
 
@@ -356,15 +393,6 @@ TKM_EXACT_CASES<@@>    default: return 0;
     }
 }
 
-/* The plain instance of row idx: its status, or TKI_NOT_EXACT when the generic entry must run. */
-static inline int tki_gemm_f32_exactnn_<@@>TKM_CPU<@@>(int idx, float alpha, const float *a, size_t lda,
-        const float *b, size_t ldb, float beta, float *c, size_t ldc)
-{
-    (void)alpha; (void)a; (void)lda; (void)b; (void)ldb; (void)beta; (void)c; (void)ldc;
-    switch (idx) {
-TKM_EXACTNN_CASES<@@>    default: return TKI_NOT_EXACT;
-    }
-}
 @>)
 
 m4_define(<@tkm_gemm_entry@>, <@m4_dnl
@@ -407,24 +435,47 @@ static inline TKI_UNUSED tk_status tki_gemm_f32_ex_<@@>TKM_CPU<@@>(const tk_gemm
     return tki_gemm_f32_generic_<@@>TKM_CPU<@@>(d, idx);
 }
 
-/* The plain entry (tk_gemm_f32): an untransposed call whose shape has an exact-shape row goes
- * straight to that row's plain instance, and one that it turned away (alpha == 0) or that has no
- * such row to the generic driver: the exact rows were tried once. A transposed call goes to the
- * descriptor instance of its row, which handles transposes. */
-static inline TKI_UNUSED tk_status tki_gemm_f32_plain_<@@>TKM_CPU<@@>(tk_trans transa, tk_trans transb, size_t m, size_t n,
-        size_t k, float alpha, const float *a, size_t lda, const float *b, size_t ldb, float beta, float *c, size_t ldc)
+/* The plain entry's way for what no exact-shape instance takes: a transposed call (the descriptor
+ * instance of an exact row handles transposes), a shape without an exact row, an exact row's call
+ * turned away (idx its row; -1: find the row here). Out of line, so that the entry itself stays a
+ * few compares and a jump. */
+static TKI_NOINLINE TKI_UNUSED tk_status tki_gemm_f32_plain_slow_<@@>TKM_CPU<@@>(tk_trans transa, tk_trans transb,
+        size_t m, size_t n, size_t k, float alpha, const float *a, size_t lda, const float *b, size_t ldb, float beta,
+        float *c, size_t ldc, int idx)
 {
     tk_gemm_desc d;
     tk_status st;
-    const int untransposed = transa == TK_NO_TRANS && transb == TK_NO_TRANS;
-    const int idx = tki_gemm_f32_select_<@@>TKM_CPU<@@>(m, n, k);
-    if (untransposed) {
-        int r = tki_gemm_f32_exactnn_<@@>TKM_CPU<@@>(idx, alpha, a, lda, b, ldb, beta, c, ldc);
-        if (r != TKI_NOT_EXACT) return (tk_status)r;
-    }
+    /* an untransposed call comes here only with a shape no exact row has */
+    if (idx < 0)
+        idx = transa == TK_NO_TRANS && transb == TK_NO_TRANS ? tki_gemm_f32_select_general_<@@>TKM_CPU<@@>(m, n, k)
+                                                             : tki_gemm_f32_select_<@@>TKM_CPU<@@>(m, n, k);
     tki_gemm_desc_plain(&d, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-    if (!untransposed && tki_gemm_f32_exact_<@@>TKM_CPU<@@>(idx, &d, &st)) return st;
+    if (!(transa == TK_NO_TRANS && transb == TK_NO_TRANS) && tki_gemm_f32_exact_<@@>TKM_CPU<@@>(idx, &d, &st)) return st;
     return tki_gemm_f32_generic_<@@>TKM_CPU<@@>(&d, idx);
+}
+
+/* The plain entry (tk_gemm_f32): an untransposed call whose shape has an exact-shape row goes to
+ * that row's plain instance, tested first and alone; everything else to the slow path, which walks
+ * the tree without the exact rows. Always inlined into tk_gemm_f32's caller: the compares run
+ * there, and the instance is called with every argument in a register (through an out-of-line
+ * entry, the 13 arguments' stack traffic and the extra call cost 4x4x4 1.39x the direct call's
+ * 3.1 ns; inlined, 1.00x). With a literal shape it folds to one call of the instance. The code it
+ * adds to a call site is a compare per exact row and a call: keep exact rows few. */
+static inline TKI_ALWAYS_INLINE TKI_UNUSED tk_status tki_gemm_f32_plain_body_<@@>TKM_CPU<@@>(tk_trans transa, tk_trans transb,
+        size_t m, size_t n, size_t k, float alpha, const float *a, size_t lda, const float *b, size_t ldb, float beta,
+        float *c, size_t ldc)
+{
+    if (transa == TK_NO_TRANS && transb == TK_NO_TRANS) {
+TKM_EXACTNN_TESTS<@@>    }
+    return tki_gemm_f32_plain_slow_<@@>TKM_CPU<@@>(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, -1);
+}
+
+/* The plain entry out of line, for a function pointer (the tests call every CPU's entries so). */
+static TKI_NOINLINE TKI_UNUSED tk_status tki_gemm_f32_plain_<@@>TKM_CPU<@@>(tk_trans transa, tk_trans transb, size_t m,
+        size_t n, size_t k, float alpha, const float *a, size_t lda, const float *b, size_t ldb, float beta, float *c,
+        size_t ldc)
+{
+    return tki_gemm_f32_plain_body_<@@>TKM_CPU<@@>(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 /* Parts of d worth running at once, 1 to max_parts: no more than the tiles along the row's split

@@ -211,10 +211,6 @@ static inline void tki_gemm_desc_plain(tk_gemm_desc *d, tk_trans transa, tk_tran
     d->workspace = NULL; d->workspace_size = 0; d->part = 0; d->nparts = 1;
 }
 
-/* What an exact-shape row's plain instance returns when the generic entry must run (tk_status
- * values are 0 or negative). */
-#define TKI_NOT_EXACT 1
-
 /* Validates everything that does not depend on the CPU table; fills *g. *nothing is set when there
  * is no work (m or n zero): BLAS semantics, C untouched. The checks run before any write. */
 static inline tk_status tki_gemm_check(const tk_gemm_desc *d, tki_gemm_args *g, int *nothing)

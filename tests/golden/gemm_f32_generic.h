@@ -18,15 +18,32 @@ static const tki_gemm_cfg tki_gemm_f32_cfgs_generic[2] = {
     {tki_ukr_gemm_f32_4x4_scalar_bcast_u1, 0, 4, 4, 1, 64, 64, 256, 1, 0x6e, 0x6e}, /* 1: modelled, tuning_tables/generic/generic.tkt:19 */
 };
 
-/* The decision tree over shape buckets: first matching row wins. Pure and inline, so with constant
- * m, n, k the whole choice folds to a constant at -O2. */
-static inline TKI_UNUSED TKI_ALWAYS_INLINE int tki_gemm_f32_select_generic(size_t m, size_t n, size_t k)
+/* The row of a shape that matches no exact-shape row: the first of the other rows that contains
+ * (m, n, k), as the table says, found by a tree of a few compares per dimension. */
+static inline TKI_UNUSED TKI_ALWAYS_INLINE int tki_gemm_f32_select_general_generic(size_t m, size_t n, size_t k)
 {
     (void)m; (void)n; (void)k;
 
-    if (1 && m == 7 && n == 5 && k == 3) return 0;
     return 1;
 }
+
+
+
+/* The row of (m, n, k): the first row of the table that contains it. No range row before an
+ * exact-shape row covers its shape (tkgen checks), so the exact rows can be tested first. Pure and inline, so
+ * with constant m, n, k the whole choice folds to a constant at -O2. */
+static inline TKI_UNUSED TKI_ALWAYS_INLINE int tki_gemm_f32_select_generic(size_t m, size_t n, size_t k)
+{
+    if (m == 7 && n == 5 && k == 3) return 0;
+    return tki_gemm_f32_select_general_generic(m, n, k);
+}
+
+
+
+
+
+/* Every row's bucket X(id, m_lo, m_hi, n_lo, n_hi, k_lo, k_hi), hi 0 meaning unbounded, for tests. */
+#define TKI_GEMM_F32_ROWS_generic(X) X(0, 7, 7, 5, 5, 3, 3) X(1, 1, 0, 1, 0, 1, 0)
 
 /* op(A)[i0 : i0+mc, p0 : p0+kc] into MR-row panels, p-major inside a panel, rows past mc zeroed. */
 static inline  void tki_gemm_f32_pack_a_generic(const tki_gemm_args *g, size_t i0, size_t mc,
@@ -234,6 +251,10 @@ static inline  tk_status tki_gemm_f32_ws_pick_generic(const tki_gemm_cfg *cfg, c
     return TK_OK;
 }
 
+static TKI_NOINLINE TKI_UNUSED tk_status tki_gemm_f32_plain_slow_generic(tk_trans transa, tk_trans transb,
+        size_t m, size_t n, size_t k, float alpha, const float *a, size_t lda, const float *b, size_t ldb, float beta,
+        float *c, size_t ldc, int idx);
+
 /* Row 0 matches 7 x 5 x 3 only: validates d with that shape constant (the checks fold to a few
  * compares), then computes into *st and returns 1; returns 0 when the generic entry must run instead.
  * The descriptor instance and the plain one below both inline it. */
@@ -270,14 +291,17 @@ static TKI_UNUSED TKI_FLATTEN  int tki_gemm_f32_exact_generic_0(const tk_gemm_de
 }
 /* Row 0 for the plain call (tk_gemm_f32, neither operand transposed): every argument arrives in a
  * register and the descriptor is built here, so its constant fields (no epilogue, no bias, one
- * part) fold the checks that look at them. Returns the status, or TKI_NOT_EXACT. */
-static TKI_UNUSED TKI_FLATTEN  int tki_gemm_f32_exactnn_generic_0(float alpha, const float *a, size_t lda,
+ * part) fold the checks that look at them. A call it turns away (alpha == 0) goes on to the
+ * generic driver from here, so the plain entry reaches it by a jump (no frame of its own). */
+static TKI_UNUSED TKI_FLATTEN  tk_status tki_gemm_f32_exactnn_generic_0(float alpha, const float *a, size_t lda,
         const float *b, size_t ldb, float beta, float *c, size_t ldc)
 {
     tk_gemm_desc d;
     tk_status st;
     tki_gemm_desc_plain(&d, TK_NO_TRANS, TK_NO_TRANS, 7, 5, 3, alpha, a, lda, b, ldb, beta, c, ldc);
-    return tki_gemm_f32_exact_body_generic_0(&d, &st) ? (int)st : TKI_NOT_EXACT;
+    if (tki_gemm_f32_exact_body_generic_0(&d, &st)) return st;
+    return tki_gemm_f32_plain_slow_generic(TK_NO_TRANS, TK_NO_TRANS, 7, 5, 3, alpha, a, lda, b, ldb, beta, c,
+                                                  ldc, 0);
 }
 
 /* Every exact-shape row's (m, n, k), for tests and tools. */
@@ -294,16 +318,6 @@ static inline int tki_gemm_f32_exact_generic(int idx, const tk_gemm_desc *d, tk_
     }
 }
 
-/* The plain instance of row idx: its status, or TKI_NOT_EXACT when the generic entry must run. */
-static inline int tki_gemm_f32_exactnn_generic(int idx, float alpha, const float *a, size_t lda,
-        const float *b, size_t ldb, float beta, float *c, size_t ldc)
-{
-    (void)alpha; (void)a; (void)lda; (void)b; (void)ldb; (void)beta; (void)c; (void)ldc;
-    switch (idx) {
-    case 0: return tki_gemm_f32_exactnn_generic_0(alpha, a, lda, b, ldb, beta, c, ldc);
-    default: return TKI_NOT_EXACT;
-    }
-}
 
 
 
@@ -344,24 +358,48 @@ static inline TKI_UNUSED tk_status tki_gemm_f32_ex_generic(const tk_gemm_desc *d
     return tki_gemm_f32_generic_generic(d, idx);
 }
 
-/* The plain entry (tk_gemm_f32): an untransposed call whose shape has an exact-shape row goes
- * straight to that row's plain instance, and one that it turned away (alpha == 0) or that has no
- * such row to the generic driver: the exact rows were tried once. A transposed call goes to the
- * descriptor instance of its row, which handles transposes. */
-static inline TKI_UNUSED tk_status tki_gemm_f32_plain_generic(tk_trans transa, tk_trans transb, size_t m, size_t n,
-        size_t k, float alpha, const float *a, size_t lda, const float *b, size_t ldb, float beta, float *c, size_t ldc)
+/* The plain entry's way for what no exact-shape instance takes: a transposed call (the descriptor
+ * instance of an exact row handles transposes), a shape without an exact row, an exact row's call
+ * turned away (idx its row; -1: find the row here). Out of line, so that the entry itself stays a
+ * few compares and a jump. */
+static TKI_NOINLINE TKI_UNUSED tk_status tki_gemm_f32_plain_slow_generic(tk_trans transa, tk_trans transb,
+        size_t m, size_t n, size_t k, float alpha, const float *a, size_t lda, const float *b, size_t ldb, float beta,
+        float *c, size_t ldc, int idx)
 {
     tk_gemm_desc d;
     tk_status st;
-    const int untransposed = transa == TK_NO_TRANS && transb == TK_NO_TRANS;
-    const int idx = tki_gemm_f32_select_generic(m, n, k);
-    if (untransposed) {
-        int r = tki_gemm_f32_exactnn_generic(idx, alpha, a, lda, b, ldb, beta, c, ldc);
-        if (r != TKI_NOT_EXACT) return (tk_status)r;
-    }
+    /* an untransposed call comes here only with a shape no exact row has */
+    if (idx < 0)
+        idx = transa == TK_NO_TRANS && transb == TK_NO_TRANS ? tki_gemm_f32_select_general_generic(m, n, k)
+                                                             : tki_gemm_f32_select_generic(m, n, k);
     tki_gemm_desc_plain(&d, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-    if (!untransposed && tki_gemm_f32_exact_generic(idx, &d, &st)) return st;
+    if (!(transa == TK_NO_TRANS && transb == TK_NO_TRANS) && tki_gemm_f32_exact_generic(idx, &d, &st)) return st;
     return tki_gemm_f32_generic_generic(&d, idx);
+}
+
+/* The plain entry (tk_gemm_f32): an untransposed call whose shape has an exact-shape row goes to
+ * that row's plain instance, tested first and alone; everything else to the slow path, which walks
+ * the tree without the exact rows. Always inlined into tk_gemm_f32's caller: the compares run
+ * there, and the instance is called with every argument in a register (through an out-of-line
+ * entry, the 13 arguments' stack traffic and the extra call cost 4x4x4 1.39x the direct call's
+ * 3.1 ns; inlined, 1.00x). With a literal shape it folds to one call of the instance. The code it
+ * adds to a call site is a compare per exact row and a call: keep exact rows few. */
+static inline TKI_ALWAYS_INLINE TKI_UNUSED tk_status tki_gemm_f32_plain_body_generic(tk_trans transa, tk_trans transb,
+        size_t m, size_t n, size_t k, float alpha, const float *a, size_t lda, const float *b, size_t ldb, float beta,
+        float *c, size_t ldc)
+{
+    if (transa == TK_NO_TRANS && transb == TK_NO_TRANS) {
+        if (m == 7 && n == 5 && k == 3) return tki_gemm_f32_exactnn_generic_0(alpha, a, lda, b, ldb, beta, c, ldc);
+    }
+    return tki_gemm_f32_plain_slow_generic(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, -1);
+}
+
+/* The plain entry out of line, for a function pointer (the tests call every CPU's entries so). */
+static TKI_NOINLINE TKI_UNUSED tk_status tki_gemm_f32_plain_generic(tk_trans transa, tk_trans transb, size_t m,
+        size_t n, size_t k, float alpha, const float *a, size_t lda, const float *b, size_t ldb, float beta, float *c,
+        size_t ldc)
+{
+    return tki_gemm_f32_plain_body_generic(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
 /* Parts of d worth running at once, 1 to max_parts: no more than the tiles along the row's split

@@ -1,0 +1,87 @@
+/* The generated decision tree chooses what the table says: for every CPU of the build, at every
+ * shape built from the rows' edges (each edge, one either side, 0, 1 and large values, in every
+ * combination), tki_gemm_f32_select_<cpu> returns the first row whose ranges contain the shape, as a
+ * plain scan of the table's rows finds it (TKI_GEMM_F32_ROWS_<cpu>: hi 0 is unbounded; a range
+ * that starts at 1 takes 0 as well, docs/tables.md). select_general agrees wherever no exact-shape
+ * row matches. A tree that dropped, reordered or misplaced a row fails here. */
+#include "tk/gemm.h"
+#include "tk/gen/all.h"
+#include "tktest.h"
+
+#define MAXV 512
+
+typedef struct {
+    int id;
+    size_t lo[3], hi[3];
+} bucket;
+
+static size_t vals[3][MAXV];
+static int nvals[3];
+
+static void add_val(int d, size_t v)
+{
+    for (int i = 0; i < nvals[d]; i++)
+        if (vals[d][i] == v) return;
+    if (nvals[d] < MAXV) vals[d][nvals[d]++] = v;
+}
+
+static int first_match(const bucket *b, int nb, const size_t *x)
+{
+    for (int i = 0; i < nb; i++) {
+        int in = 1;
+        for (int d = 0; d < 3; d++) {
+            size_t lo = b[i].lo[d] == 1 && b[i].hi[d] != 1 ? 0 : b[i].lo[d];
+            in = in && lo <= x[d] && (b[i].hi[d] == 0 || x[d] <= b[i].hi[d]);
+        }
+        if (in) return b[i].id;
+    }
+    return -1;
+}
+
+static int is_exact(const bucket *b)
+{
+    return b->lo[0] == b->hi[0] && b->lo[1] == b->hi[1] && b->lo[2] == b->hi[2];
+}
+
+#define ROW(ID, MLO, MHI, NLO, NHI, KLO, KHI) {ID, {MLO, NLO, KLO}, {MHI, NHI, KHI}},
+#define TKT_SELECT(sym, token, isa)                                                                      \
+    {                                                                                                    \
+        static const bucket rows[] = {TKI_GEMM_F32_ROWS_##sym(ROW)};                                    \
+        const int nb = (int)(sizeof rows / sizeof rows[0]);                                              \
+        unsigned long bad = 0, bad_general = 0, points = 0;                                              \
+        nvals[0] = nvals[1] = nvals[2] = 0;                                                              \
+        for (int d = 0; d < 3; d++) {                                                                    \
+            static const size_t extra[] = {0, 1, 2, 3, 4096, 11008, 1000003, (size_t)1 << 40};          \
+            for (size_t e = 0; e < sizeof extra / sizeof extra[0]; e++) add_val(d, extra[e]);           \
+            for (int i = 0; i < nb; i++) {                                                               \
+                size_t lo = rows[i].lo[d], hi = rows[i].hi[d];                                           \
+                add_val(d, lo), add_val(d, lo + 1), add_val(d, lo - 1);                                  \
+                if (hi) add_val(d, hi), add_val(d, hi + 1), add_val(d, hi - 1);                          \
+            }                                                                                            \
+        }                                                                                                \
+        for (int i = 0; i < nvals[0]; i++)                                                               \
+            for (int j = 0; j < nvals[1]; j++)                                                           \
+                for (int l = 0; l < nvals[2]; l++) {                                                     \
+                    size_t x[3] = {vals[0][i], vals[1][j], vals[2][l]};                                  \
+                    int want = first_match(rows, nb, x), got = tki_gemm_f32_select_##sym(x[0], x[1], x[2]); \
+                    points++;                                                                            \
+                    if (got != want && bad++ == 0)                                                       \
+                        fprintf(stderr, "%s: %zux%zux%zu: the tree chose row %d, the table says %d\n", token, \
+                                x[0], x[1], x[2], got, want);                                            \
+                    if (want >= 0 && !is_exact(&rows[want]) &&                                           \
+                        tki_gemm_f32_select_general_##sym(x[0], x[1], x[2]) != want && bad_general++ == 0) \
+                        fprintf(stderr, "%s: %zux%zux%zu: the general tree disagrees\n", token, x[0], x[1], x[2]); \
+                }                                                                                        \
+        TKT_CHECK(bad == 0, "%s: %lu of %lu shapes choose another row than the table's first match", token, \
+                  bad, points);                                                                          \
+        TKT_CHECK(bad_general == 0, "%s: the general tree disagrees at %lu of %lu shapes", token, bad_general, \
+                  points);                                                                               \
+        TKT_CHECK(points > 1000, "%s: only %lu shapes tried", token, points);                            \
+    }
+
+int main(void)
+{
+    tkt_init();
+    TKI_GEN_CPUS(TKT_SELECT)
+    return tkt_finish("test_select");
+}
