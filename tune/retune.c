@@ -253,6 +253,15 @@ static void add_prefetch_twins(point *p)
         if (r.packb || r.pf || cut_to_point(p, &r).mr != r.mr) continue;
         r.pf = TUNE_PF_ROWS;
         add_one(p, &r);
+        /* the first two also shallow, as add_stream_blocks tries the plain ones: at decode shapes
+         * off the grid's points the cold oracle's best was a prefetching tile at kc 16-32
+         * (5x2801x331: 4x96 kc16 pf8 61.5 GFLOP/s, kc64 46.4; tktune evaluate, session 12) */
+        for (unsigned long long kc = 16; made < 2 && kc <= 32; kc *= 2) {
+            tkt_row s = r;
+            if (kc % s.ku || kc == s.kc) continue;
+            s.kc = kc;
+            add_one(p, &s);
+        }
         made++;
     }
 }
