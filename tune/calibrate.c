@@ -55,7 +55,7 @@ int calib_read(const char *log, const char *cpu, const cand_caps *k, const measu
          * instances and runs with the operands rotated out of cache are other code and other data;
          * kernels that prefetch B (pf=) are measured only there, and the model has no term for it */
         if (strncmp(line, "tk-record 1 op=gemm ", 20) || !record_of(line, cpu) || !p || !g || !strstr(line, " result=ok ") ||
-            strstr(line, " path=exact") || strstr(line, " operands=cold") || strstr(line, " pf="))
+            strstr(line, " path=") || strstr(line, " operands=cold") || strstr(line, " pf="))
             continue;
         if (sscanf(p, " level=full m=%lf n=%lf k=%lf tile=%ux%u%7[a-z] ku=%u form=%15s kc=%llu mc=%llu nc=%llu packb=%d "
                       "split=%c order=%*c rep=%d",

@@ -12,7 +12,8 @@ typedef struct {
     const isa_desc *isa;
     const tkt_table *t;
     char bin[1100];
-    int exact; /* 1: built by exact_probe_build; its records say path=exact */
+    int exact; /* 1: built by exact_probe_build; its records say path=plain (path=exact before
+                * session 12: the descriptor instance) */
     unsigned long long cold_bytes; /* the arena cold measurements rotate their operands through */
 } shape_probe;
 

@@ -48,6 +48,7 @@
 #define STREAM_K2 4096
 #define BIGB_FLOP 2e10 /* the largest shape a wide open cell's large-B corner may be (flop) */
 #define PF_TWINS 8  /* candidates of a streamed point that get a prefetching twin */
+#define WHOLE_K_TWINS 6 /* candidates of an exact point with k <= 16 that get a ku = k twin */
 
 static double now(void)
 {
@@ -266,6 +267,25 @@ static void add_prefetch_twins(point *p)
     }
 }
 
+/* An exact shape whose k fits one unrolled step of a kernel (k <= 16, the largest ku) runs that
+ * kernel with no k loop: the instance keeps k a constant when k <= ku (docs/tables.md). The model
+ * prices ku the same whatever k is, so the first WHOLE_K_TWINS candidates in the direct form are
+ * also tried with ku = k and one k block (16x16x16 on the Zen 5: 8x16 ku16 ran 190-195 GFLOP/s
+ * against ku4's 176-183, tk_bench, two runs). */
+static void add_whole_k(point *p)
+{
+    const unsigned long long k = p->sk[0];
+    int n = p->nc, made = 0;
+    if (k < 2 || k > 16) return;
+    for (int j = 0; j < n && made < WHOLE_K_TWINS; j++) {
+        tkt_row r = p->cand[j];
+        if (r.packa || r.ku == k) continue;
+        r.ku = (unsigned)k, r.kc = k;
+        add_one(p, &r);
+        made++;
+    }
+}
+
 /* the shape list's shapes as exact-row points after pts[at]; -1 on a malformed list */
 static int read_shape_points(const char *path, point *pts, int at, int cap)
 {
@@ -467,6 +487,7 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
         int nb = nml > 0 ? model_best(isa, k, &h, ml, nml, (double)p->sm[0], (double)p->sn[0], ks, nks, best, want) : 0;
         for (int j = 0; j < nb; j++) add_cand(p, &best[j]);
         if (p->exact && !o->estimated) add_even_tiles(p, isa);
+        if (p->exact && !o->estimated) add_whole_k(p);
         if (p->stream) add_stream_blocks(p);
         if (p->stream && isa->prefetch) add_prefetch_twins(p);
         /* the model's own ranking at the large-B corner too: there it weighs packing B differently */
