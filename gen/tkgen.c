@@ -146,14 +146,15 @@ static void emit_tree(FILE *f, const tkt_table *t, const range *box, const int *
     int *sub = malloc(sizeof *sub * (size_t)(nc ? nc : 1));
     if (!sub) die("out of memory");
     if (nc == 0) die("%s: no row covers part of the shapes (the last row must be the catch-all)", t->path);
-    for (int d = 0, covers = 1; d < 3; d++) {
+    int covers = 1;
+    for (int d = 0; d < 3; d++) {
         range r = tree_range(&t->rows[cand[0]], d);
         covers = covers && r.lo <= box[d].lo && box[d].hi <= r.hi;
-        if (d == 2 && covers) {
-            fprintf(f, "tkm_gemm_leaf(%d, %d)\n", depth, cand[0]);
-            free(sub);
-            return;
-        }
+    }
+    if (covers) {
+        fprintf(f, "tkm_gemm_leaf(%d, %d)\n", depth, cand[0]);
+        free(sub);
+        return;
     }
     for (dim = 0; dim < 3 && ncut == 0; dim++)
         for (int i = 0; i < nc; i++) {

@@ -403,6 +403,11 @@ int tkt_row_is_exact(const tkt_row *w)
     return w->m.lo == w->m.hi && w->n.lo == w->n.hi && w->k.lo == w->k.hi && w->k.hi != TK_SIZE_INF;
 }
 
+int tkt_row_has(const tkt_row *w, unsigned long long m, unsigned long long n, unsigned long long k)
+{
+    return w->m.lo <= m && m <= w->m.hi && w->n.lo <= n && n <= w->n.hi && w->k.lo <= k && k <= w->k.hi;
+}
+
 int parse_table(const char *path, const isa_desc *isa, tkt_table *t)
 {
     reader r;
@@ -576,8 +581,7 @@ int parse_table(const char *path, const isa_desc *isa, tkt_table *t)
         if (!tkt_row_is_exact(x)) continue;
         for (int i = 0; i < j; i++) {
             const tkt_row *w = &t->rows[i];
-            if (!tkt_row_is_exact(w) && w->m.lo <= x->m.lo && x->m.lo <= w->m.hi && w->n.lo <= x->n.lo && x->n.lo <= w->n.hi &&
-                w->k.lo <= x->k.lo && x->k.lo <= w->k.hi) {
+            if (!tkt_row_is_exact(w) && tkt_row_has(w, x->m.lo, x->n.lo, x->k.lo)) {
                 err_at(path, x->line, "the exact row %llux%llux%llu is never chosen: the row of line %d before it covers that shape",
                        x->m.lo, x->n.lo, x->k.lo, w->line);
                 break;

@@ -103,6 +103,8 @@ uint32_t fnv1a_file(const char *path);
 int parse_table(const char *path, const isa_desc *isa, tkt_table *t);
 /* A row that matches one shape only: it gets that shape's own compiled instance of the driver. */
 int tkt_row_is_exact(const tkt_row *w);
+/* 1 when m x n x k lies in the row's ranges. */
+int tkt_row_has(const tkt_row *w, unsigned long long m, unsigned long long n, unsigned long long k);
 const isa_desc *load_isa(project *p, const char *name, const char *where, int line);
 void load_project(project *p);
 /* From now on, read CPU `cpu`'s table from `path` instead of tuning_tables/ (e.g. a previous

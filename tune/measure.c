@@ -382,11 +382,10 @@ int read_shapes(const char *path, unsigned long long (*mnk)[3], int cap)
     return n;
 }
 
-static int in_range(unsigned long long v, range r) { return v >= r.lo && v <= r.hi; }
 
 const tkt_row *table_match(const tkt_table *t, unsigned long long m, unsigned long long n, unsigned long long k)
 {
     for (int i = 0; i < t->n; i++)
-        if (in_range(m, t->rows[i].m) && in_range(n, t->rows[i].n) && in_range(k, t->rows[i].k)) return &t->rows[i];
+        if (tkt_row_has(&t->rows[i], m, n, k)) return &t->rows[i];
     return &t->rows[t->n - 1];
 }

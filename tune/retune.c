@@ -218,6 +218,17 @@ static void add_even_tiles(point *p, const isa_desc *isa)
     }
 }
 
+/* r at kc = from, 2 from, .. 32 (those its unroll divides), as further candidates */
+static void add_shallow(point *p, const tkt_row *r, unsigned long long from)
+{
+    for (unsigned long long kc = from; kc <= 32; kc *= 2) {
+        tkt_row s = *r;
+        if (kc % s.ku || kc == s.kc) continue;
+        s.kc = kc;
+        add_one(p, &s);
+    }
+}
+
 /* A streamed B is read once, a kc-deep slab of rows at a time, row by row: each row is a stream the
  * prefetchers must follow, so kc sets how many run at once. The model has no term for that: the
  * first two candidates no taller than the point (the previous choice and the model's first pick, or
@@ -227,15 +238,9 @@ static void add_stream_blocks(point *p)
 {
     int n = p->nc, from = 0;
     for (int j = 0; j < n && from < 2; j++) {
-        tkt_row r0 = cut_to_point(p, &p->cand[j]);
-        if (r0.mr != p->cand[j].mr) continue; /* its twin follows it */
+        if (cut_to_point(p, &p->cand[j]).mr != p->cand[j].mr) continue; /* its twin follows it */
         from++;
-        for (unsigned long long kc = 8; kc <= 32; kc *= 2) {
-            tkt_row r = r0;
-            if (kc % r.ku || kc == r.kc) continue;
-            r.kc = kc;
-            add_cand(p, &r);
-        }
+        add_shallow(p, &p->cand[j], 8);
     }
 }
 
@@ -257,12 +262,7 @@ static void add_prefetch_twins(point *p)
         /* the first two also shallow, as add_stream_blocks tries the plain ones: at decode shapes
          * off the grid's points the cold oracle's best was a prefetching tile at kc 16-32
          * (5x2801x331: 4x96 kc16 pf8 61.5 GFLOP/s, kc64 46.4; tktune evaluate, session 12) */
-        for (unsigned long long kc = 16; made < 2 && kc <= 32; kc *= 2) {
-            tkt_row s = r;
-            if (kc % s.ku || kc == s.kc) continue;
-            s.kc = kc;
-            add_one(p, &s);
-        }
+        if (made < 2) add_shallow(p, &r, 16);
         made++;
     }
 }
