@@ -7,7 +7,8 @@
 # measures nothing twice; a run whose budget ran out is followed by one that starts where it
 # stopped; a crashing configuration is recorded and never chosen; evaluate's ratios to its oracle
 # are at most 1; an exact shape tries the tiles that cut it evenly (on an AVX-512 host); the probe's
-# cold mode (operands rotated through an arena) times and checks; no row,
+# cold mode (operands rotated through an arena) times and checks, and a cold run on busy memory is
+# run again and marked; no row,
 # measured or estimated, has a tile taller than its m range; a malformed shape list is refused with
 # file:line.
 # usage: tune_retune.sh TKTUNE TKGEN ROOT WORKDIR
@@ -103,6 +104,21 @@ printf '5 7 9\n13 11 3\n' > "$work/eval.shapes"
 awk '/^5x7x9 |^13x11x3 / { n++; if ($(NF-8) > 1.0001 || $(NF-7) > 1.0001 || $(NF-5) > 1.0001 || $2 <= 0) bad = 1 } END { exit !(n == 2 && !bad) }' "$work/o8" &&
   grep -q '^model (calibrated): median' "$work/o8" && grep -q '^model with default constants: median' "$work/o8" &&
   grep -q '^table: mean' "$work/o8" && ok || bad "evaluate output: $(cat "$work/o8")"
+
+# a cold run reads the memory bandwidth around its timed calls (dram=); one that read under 0.8x the
+# usual (here: tiles of 4 rows, measured after others have set the usual; whose reading the probe quarters for the test) is run 3 times, each
+# recorded, the last marked quiet=no, and evaluate reports how many stayed disturbed
+printf '2 100 1000\n' > "$work/cold.shapes"
+TKTUNE_TEST_BUSY_MR=4 "$tktune" evaluate --root "$root" --cpu generic --tkgen "$tkgen" --work "$work/evc" --log "$log" \
+  --table "$out" --shapes "$work/cold.shapes" > "$work/o13" 2>&1 && ok || bad "cold evaluate failed: $(tail -3 "$work/o13")"
+rec="$work/evc/evaluate.records"
+grep ' operands=cold ' "$rec" | grep -v ' tile=4x' | grep -q ' result=ok gflops=[0-9.]* spread=[0-9.]* dram=[0-9.]* ' && ok ||
+  bad "no cold record has its dram= reading"
+busy=$(grep ' operands=cold .* quiet=no ' "$rec" | grep -c ' tile=4x')
+tries=$(grep ' operands=cold ' "$rec" | grep ' tile=4x' | sed 's/ result=.*//' | sort | uniq -c | awk '$1 != 3' | wc -l)
+left=$(sed -n 's/^cold measurements disturbed .*: \([0-9]*\)$/\1/p' "$work/o13")
+[ "$busy" -ge 3 ] && [ "$tries" = 0 ] && [ "${left:-0}" -ge $((busy / 3)) ] && ok ||
+  bad "disturbed cold runs: $busy records with quiet=no, $tries configurations not run 3 times, $left reported"
 
 # a CPU this machine cannot run (a76, NEON): level 0 estimated by llvm-mca, the chosen rows run and
 # checked under qemu, every row says estimated; a configuration that computes a wrong result there

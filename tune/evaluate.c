@@ -211,6 +211,9 @@ int evaluate_run(const profile_opts *po, const char *shapes, const isa_desc *isa
         fprintf(f, "%s\n", warm ? "every shape measured with its operands in cache (--warm)"
                                 : "* operands cold, as the bench times them (bench/cold.h): A and B from a slot of the "
                                   "cold buffer further each call");
+        if (!warm)
+            fprintf(f, "cold measurements disturbed by other memory traffic in every try (quiet=no in the log): %d\n",
+                    shape_noisy());
     }
     if (rf) fclose(rf);
     printf("report: %s\n", path);

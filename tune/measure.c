@@ -19,7 +19,9 @@
 /* Writes the probe's C source: argv = m n k mr nv ku mc ncp kc packb packa split order pf [check | cold=BYTES].
  * cold=BYTES times the calls with A and B taken from consecutive slots of a BYTES arena, a slot further
  * each call, as the bench rotates bandwidth-bound shapes (bench/shim.cc) and as a model's layers come
- * round once per token: every call finds its operands out of cache, whatever their size.
+ * round once per token: every call finds its operands out of cache, whatever their size. A cold run
+ * also reads a separate buffer just before and just after the timed calls and prints the slower
+ * reading as dram=GB/s: the memory bandwidth this core had while it was timed (see quiet_cold).
  * exact 0: RUN() is the generic blocked driver with the configuration given at run time; exact > 0:
  * the table's first `exact` rows are exact-shape rows, and RUN() calls the plain instance
  * (tk_gemm_f32's, every argument in a register) of the one that has that configuration
@@ -72,10 +74,28 @@ static int write_source(const char *path, const char *sym, const char *isa, int 
             "        if ((double)c[i * n + j] != want) { printf(\"wrong at %%zu,%%zu: %%g, want %%g\\n\", i, j, (double)c[i * n + j], want); return 4; }\n"
             "    }\n"
             "    return 0;\n}\n"
+            "/* GB/s of one core reading memory: the median of 5 reads of 16 MiB chunks of an 80 MiB buffer, each\n"
+            " * chunk read last 64 MiB ago and so out of the last-level cache of the CPUs tk tunes on. Vectors\n"
+            " * of 64 bytes in 4 sums, so the loads, not the adds, set the pace. */\n"
+            "typedef float tkp_v16 __attribute__((vector_size(64)));\n"
+            "#define DRAM_CHUNK ((size_t)16 << 20)\n"
+            "static double dram_read(const float *buf) {\n"
+            "    double g[5], t0; int r; size_t i, n = DRAM_CHUNK / 64;\n"
+            "    for (r = 0; r < 5; r++) {\n"
+            "        const tkp_v16 *q = (const tkp_v16 *)(buf + (size_t)r * (DRAM_CHUNK / 4));\n"
+            "        tkp_v16 s0 = {0}, s1 = {0}, s2 = {0}, s3 = {0};\n"
+            "        t0 = now();\n"
+            "        for (i = 0; i + 4 <= n; i += 4) { s0 += q[i]; s1 += q[i + 1]; s2 += q[i + 2]; s3 += q[i + 3]; }\n"
+            "        g[r] = (double)DRAM_CHUNK / (now() - t0) * 1e-9;\n"
+            "        s0 += s1 + s2 + s3;\n"
+            "        if (s0[0] == -1.0f) g[r] = 0; /* never: the sums are of non-negative values; keeps the loads */\n"
+            "    }\n"
+            "    qsort(g, 5, sizeof g[0], cmp);\n"
+            "    return g[2];\n}\n"
             "int main(int argc, char **argv) {\n"
             "    size_t m, n, k, i, nr, panels, wsf, reps, r, boff, slot, nslots = 0, cur = 0, arena_bytes = 0;\n"
-            "    unsigned mr, nv, ku, pf; int packa, s, ns; double g[7], t0, t1; cpu_set_t set;\n"
-            "    tki_gemm_cfg cfg; tki_gemm_args ga; tk_gemm_desc d; float *a, *b, *c, *ws, *arena = 0; int row;\n"
+            "    unsigned mr, nv, ku, pf; int packa, s, ns; double g[7], t0, t1, bw0 = 0, bw1 = 0; cpu_set_t set;\n"
+            "    tki_gemm_cfg cfg; tki_gemm_args ga; tk_gemm_desc d; float *a, *b, *c, *ws, *arena = 0, *dbuf = 0; int row;\n"
             "    if (argc != 15 && argc != 16) return 2; /* a 15th argument: check only (or cold=BYTES) */\n"
             "    if (argc == 16 && !strncmp(argv[15], \"cold=\", 5)) arena_bytes = strtoull(argv[15] + 5, 0, 10), argc = 15;\n"
             "    m = strtoul(argv[1], 0, 10); n = strtoul(argv[2], 0, 10); k = strtoul(argv[3], 0, 10);\n"
@@ -119,7 +139,13 @@ static int write_source(const char *path, const char *sym, const char *isa, int 
             "            memcpy(arena + s * slot, a, m * k * 4); memcpy(arena + s * slot + boff, b, k * n * 4);\n"
             "        }\n"
             "    }\n"
+            "    if (arena_bytes) {\n"
+            "        if (!(dbuf = falloc(5 * DRAM_CHUNK / 4))) return 5;\n"
+            "        memset(dbuf, 0, 5 * DRAM_CHUNK); /* written: every page its own, none the shared zero page */\n"
+            "    }\n"
             "#define NEXT() do { if (arena) { ga.a = d.a = arena + cur * slot; ga.b = d.b = ga.a + boff; cur = (cur + 1) %% nslots; } } while (0)\n"
+            "    /* the first read only evicts the dirty lines of the fills above: their write-back halved it */\n"
+            "    if (dbuf) dram_read(dbuf), bw0 = dram_read(dbuf);\n"
             "    NEXT(); t0 = now(); RUN(); t1 = now() - t0;\n"
             "    reps = t1 > 0.004 ? 1 : (size_t)(0.004 / (t1 > 1e-8 ? t1 : 1e-8)) + 1;\n"
             "    /* a call of 20 ms or more: 3 samples, and the call above was its warm-up */\n"
@@ -129,10 +155,15 @@ static int write_source(const char *path, const char *sym, const char *isa, int 
             "        for (r = 0; r < reps; r++) { NEXT(); RUN(); }\n"
             "        if (s >= 0) g[s] = 2.0 * m * n * k * reps / (now() - t0) * 1e-9;\n"
             "    }\n"
+            "    if (dbuf) bw1 = dram_read(dbuf);\n"
+            "    /* tests: memory another machine keeps busy, as the reading shows it */\n"
+            "    if (getenv(\"TKTUNE_TEST_BUSY_MR\") && (unsigned)atoi(getenv(\"TKTUNE_TEST_BUSY_MR\")) == mr) bw0 /= 4, bw1 /= 4;\n"
             "    /* the timed calls computed right too (cold: the last slot, a copy of a and b) */\n"
             "    if (check(a, b, c, m, n, k)) return 4;\n"
             "    qsort(g, (size_t)ns, sizeof g[0], cmp);\n"
-            "    printf(\"gflops=%%.2f spread=%%.3f\\n\", g[ns / 2], (g[ns - 1 - ns / 4] - g[ns / 4]) / g[ns / 2]);\n"
+            "    printf(\"gflops=%%.2f spread=%%.3f\", g[ns / 2], (g[ns - 1 - ns / 4] - g[ns / 4]) / g[ns / 2]);\n"
+            "    if (dbuf) printf(\" dram=%%.1f\", bw0 < bw1 ? bw0 : bw1);\n"
+            "    printf(\"\\n\");\n"
             "    return 0;\n}\n",
             isa, sym, exact ? "row_of(&cfg)" : "0");
     return fclose(f) == 0;
@@ -260,8 +291,9 @@ void full_key(const isa_desc *isa, const tkt_row *r, unsigned long long m, unsig
              r->packa ? "packed" : "direct", r->kc, r->mc, r->nc / r->nr, r->packb, r->split, r->order);
 }
 
-/* gflops of the full-level record of this key and repetition, -1 when there is none (0: failed) */
-static double logged(const char *log, const char *cpu, const char *key, int rep)
+/* gflops of the full-level record of this key and repetition, -1 when there is none (0: failed);
+ * *noisy: that record says quiet=no (see quiet_cold) */
+static double logged(const char *log, const char *cpu, const char *key, int rep, int *noisy)
 {
     FILE *f = fopen(log, "r");
     char line[1024], want_key[600];
@@ -273,6 +305,7 @@ static double logged(const char *log, const char *cpu, const char *key, int rep)
         if (!at || !record_of(line, cpu)) continue;
         gf = strstr(at, " gflops=");
         g = !strncmp(at + strlen(want_key), "ok ", 3) && gf ? strtod(gf + 8, NULL) : 0.0;
+        *noisy = strstr(at, " quiet=no") != NULL;
     }
     fclose(f);
     return g;
@@ -295,21 +328,24 @@ static void probe_args(const shape_probe *p, const tkt_row *r, unsigned long lon
     argv[15 + (mode != 0)] = NULL;
 }
 
-/* "result=..." for a probe's exit status */
-static void result_of(int st, const char *out, double timeout_s, char *result, size_t cap, double *gf)
+/* "result=..." for a probe's exit status; *dram: the bandwidth a cold run read (0: none) */
+static void result_of(int st, const char *out, double timeout_s, char *result, size_t cap, double *gf, double *dram)
 {
     double spread = 0;
-    *gf = 0;
+    int got;
+    *gf = 0, *dram = 0;
     if (st == -1) snprintf(result, cap, "result=timeout limit=%.0fs", timeout_s);
     else if (st < 0) snprintf(result, cap, "result=error");
     else if (WIFSIGNALED(st)) snprintf(result, cap, "result=crash signal=%d", WTERMSIG(st));
     else if (WEXITSTATUS(st) == 4) snprintf(result, cap, "result=wrong");
     else if (WEXITSTATUS(st) != 0) snprintf(result, cap, "result=failed exit=%d", WEXITSTATUS(st));
     else if (!strncmp(out, "check=ok", 8)) snprintf(result, cap, "result=ok");
-    else if (sscanf(out, "gflops=%lf spread=%lf", gf, &spread) == 2)
+    else if ((got = sscanf(out, "gflops=%lf spread=%lf dram=%lf", gf, &spread, dram)) >= 2) {
         snprintf(result, cap, "result=ok gflops=%.2f spread=%.3f", *gf, spread);
+        if (got == 3) snprintf(result + strlen(result), cap - strlen(result), " dram=%.1f", *dram);
+    }
     else snprintf(result, cap, "result=failed output=unreadable");
-    if (strncmp(result, "result=ok", 9)) *gf = 0;
+    if (strncmp(result, "result=ok", 9)) *gf = 0, *dram = 0;
 }
 
 static void append(const shape_probe *p, const char *level, const char *key, int rep, const char *result)
@@ -323,22 +359,86 @@ static void append(const shape_probe *p, const char *level, const char *key, int
     if (fclose(log)) die("cannot append to %s", o->log);
 }
 
+/* Quiet memory for cold runs. A cold run's rate is the memory bandwidth the core gets, and on a
+ * shared host another machine's traffic takes part of it: on the Zen 5, with the other core reading
+ * memory, 4x1024x512 kc 8 ran 27-29 GFLOP/s and kc 1024 19-23, and 43 against 59 without. Such a
+ * spell changes the ranking, not only the rate, so paired runs do not undo it: session 12's three
+ * retunes chose kc 8 decode rows that lost 20% in the bench. So each cold run reads the bandwidth
+ * around its timed calls (the probe's dram=), and a run that read under QUIET x the reference is
+ * run again, up to COLD_TRIES times, COLD_PAUSE_S apart; if every run was disturbed the last one's
+ * record says quiet=no and shape_noisy() counts it, so the caller can refuse to decide on it. The
+ * reference is a high percentile of every reading of this CPU in the log and in this run (one fast
+ * outlier does not raise it). */
+#define QUIET 0.8
+#define COLD_TRIES 3
+#define COLD_PAUSE_S 0.5
+#define DRAM_KEEP 65536
+static double g_dram[DRAM_KEEP];
+static int g_ndram = -1, g_noisy;
+
+static void dram_add(double gbs)
+{
+    if (gbs > 0 && g_ndram < DRAM_KEEP) g_dram[g_ndram++] = gbs;
+}
+
+static int cmp_up(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
+/* the reference bandwidth (GB/s), 0 while there is no reading */
+static double dram_reference(const profile_opts *o)
+{
+    static double sorted[DRAM_KEEP];
+    if (g_ndram < 0) {
+        FILE *f = fopen(o->log, "r");
+        char line[1024];
+        g_ndram = 0;
+        while (f && fgets(line, sizeof line, f)) {
+            const char *d = strstr(line, " dram=");
+            if (d && strstr(line, " level=full ") && record_of(line, o->cpu)) dram_add(strtod(d + 6, NULL));
+        }
+        if (f) fclose(f);
+    }
+    if (g_ndram == 0) return 0;
+    memcpy(sorted, g_dram, (size_t)g_ndram * sizeof sorted[0]);
+    qsort(sorted, (size_t)g_ndram, sizeof sorted[0], cmp_up);
+    return sorted[(size_t)g_ndram * 9 / 10];
+}
+
+int shape_noisy(void) { return g_noisy; }
+
 double shape_measure(const shape_probe *p, const tkt_row *r, unsigned long long m, unsigned long long n,
                      unsigned long long k, int cold, int rep, int *fresh)
 {
     const profile_opts *o = p->o;
     char key[512], out[512], result[160], a[15][24];
     char *argv[17];
-    double gf, have;
+    double gf, have, dram;
+    int noisy = 0;
     full_key(p->isa, r, m, n, k, key, sizeof key);
     if (p->exact) strncat(key, " path=plain", sizeof key - strlen(key) - 1);
     if (cold) strncat(key, " operands=cold", sizeof key - strlen(key) - 1);
     *fresh = 0;
-    if ((have = logged(o->log, o->cpu, key, rep)) >= 0) return have;
+    if ((have = logged(o->log, o->cpu, key, rep, &noisy)) >= 0) {
+        g_noisy += noisy;
+        return have;
+    }
     probe_args(p, r, m, n, k, a, argv, cold ? 2 : 0);
-    int st = run_limited(o->run_prefix, argv, o->timeout_s, out, sizeof out);
-    result_of(st, out, o->timeout_s, result, sizeof result, &gf);
-    append(p, "full", key, rep, result);
+    for (int attempt = 1;; attempt++) {
+        int st = run_limited(o->run_prefix, argv, o->timeout_s, out, sizeof out);
+        result_of(st, out, o->timeout_s, result, sizeof result, &gf, &dram);
+        double ref = dram > 0 ? dram_reference(o) : 0;
+        dram_add(dram);
+        noisy = ref > 0 && dram < QUIET * ref;
+        if (noisy) snprintf(result + strlen(result), sizeof result - strlen(result), " quiet=no");
+        append(p, "full", key, rep, result);
+        if (!noisy || attempt == COLD_TRIES) break;
+        struct timespec pause = {0, (long)(COLD_PAUSE_S * 1e9)};
+        nanosleep(&pause, NULL);
+    }
+    g_noisy += noisy;
     *fresh = 1;
     return gf;
 }
@@ -348,11 +448,11 @@ int shape_check(const shape_probe *p, const tkt_row *r, unsigned long long m, un
 {
     char key[512], out[512], result[160], a[15][24];
     char *argv[17];
-    double gf;
+    double gf, dram;
     full_key(p->isa, r, m, n, k, key, sizeof key);
     probe_args(p, r, m, n, k, a, argv, 1);
     int st = run_limited(p->o->run_prefix, argv, p->o->timeout_s, out, sizeof out);
-    result_of(st, out, p->o->timeout_s, result, sizeof result, &gf);
+    result_of(st, out, p->o->timeout_s, result, sizeof result, &gf, &dram);
     append(p, "check", key, 0, result);
     return !strcmp(result, "result=ok");
 }

@@ -39,6 +39,10 @@ void full_key(const isa_desc *isa, const tkt_row *r, unsigned long long m, unsig
  * operands=cold), so the operands come from memory however small they are. */
 double shape_measure(const shape_probe *p, const tkt_row *r, unsigned long long m, unsigned long long n,
                      unsigned long long k, int cold, int rep, int *fresh);
+/* A cold run reads the memory bandwidth around its timed calls and is run again while that was
+ * under 0.8 x the usual (another machine's traffic on a shared host); shape_noisy() counts the cold
+ * measurements, this run's and resumed ones, whose every run was so disturbed (record: quiet=no). */
+int shape_noisy(void);
 /* Runs configuration r once on m x n x k and checks the result exactly on sampled elements (no
  * timing; under the run prefix, e.g. qemu); a level=check record; 1 when it was right. */
 int shape_check(const shape_probe *p, const tkt_row *r, unsigned long long m, unsigned long long n,

@@ -70,6 +70,7 @@ typedef struct {
     double score[MAXC];     /* geometric mean GFLOP/s over the depths; 0 failed; -1 not measured */
     double confirmed;       /* a changed choice: median challenger/previous ratio of the paired re-measurements */
     int win;
+    int noisy;              /* a streamed point measured while another machine used the memory: kept */
 } point;
 
 /* One run per record log (so per CPU) at a time: an exclusive lock on the log itself, held for the
@@ -554,6 +555,7 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
         int keep[MAXC];
         shape_probe ep;
         const shape_probe *pp = &sp;
+        const int noisy0 = shape_noisy();
         /* a listed shape becomes an exact-shape row: measure its candidates as that row's instance,
          * the code users get (constant shape, the kernel inlined), not the generic driver */
         if (i < nexact) {
@@ -616,6 +618,8 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
             p->confirmed = nr == CONFIRM ? ratio[nr / 2] : 0;
             if (p->confirmed < NOISE) p->win = 0;
         }
+        /* a streamed point is decided on quiet memory or not at all (shape_measure, measure.c) */
+        if (shape_noisy() > noisy0 && p->win != 0) p->win = 0, p->noisy = 1;
         if (!out_of_time && i >= nexact) cells_done++;
     }
     if (po->progress) fprintf(stderr, "\n");
@@ -688,8 +692,8 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
     snprintf(path, sizeof path, "%s/report.txt", po->work);
     FILE *rf = fopen(path, "w");
     double lsum = 0;
-    int nsum = 0, better = 0, rejected = 0;
-    for (int i = 0; i < np; i++) rejected += pts[i].confirmed > 0 && pts[i].win == 0;
+    int nsum = 0, better = 0, rejected = 0, noisy = 0;
+    for (int i = 0; i < np; i++) rejected += pts[i].confirmed > 0 && pts[i].win == 0 && !pts[i].noisy, noisy += pts[i].noisy;
     for (int pass = 0; pass < 2; pass++) {
         FILE *f = pass ? rf : stdout;
         if (!f) continue;
@@ -714,12 +718,13 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
             if (w->pf) snprintf(pf, sizeof pf, " pf%u", w->pf);
             fprintf(f, "%-22s %9.1f %9.1f %7.3f %6.1f%%  %ux%u%s ku%u%s kc%llu mc%llu nc%llu %s%s\n", shape, o1, n1,
                     o1 > 0 ? n1 / o1 : 0, peak > 0 ? 100 * n1 / peak : 0, w->mr, w->nr, isa->vla ? "v" : "", w->ku, pf,
-                    w->kc, w->mc, w->nc, w->packa ? "packed" : "direct", p->win ? "" : " (kept)");
+                    w->kc, w->mc, w->nc, w->packa ? "packed" : "direct", p->noisy ? " (kept: memory busy)" : p->win ? "" : " (kept)");
             if (!pass && o1 > 0 && n1 > 0) lsum += log(n1 / o1), nsum++, better += p->win != 0;
         }
         fprintf(f, "* operands cold: A and B rotated through %.0f MiB, a slot further each call\n", (double)sp.cold_bytes / (1 << 20));
-        fprintf(f, "geometric mean new/old over %d measured points: %.3f (%d changed; %d challengers that won the rounds lost the paired re-measurement)\n",
-                nsum, nsum ? exp(lsum / nsum) : 0, better, rejected);
+        fprintf(f, "geometric mean new/old over %d measured points: %.3f (%d changed; %d challengers that won the rounds lost the paired re-measurement; %d kept because the memory was busy)\n",
+                nsum, nsum ? exp(lsum / nsum) : 0, better, rejected, noisy);
+        fprintf(f, "cold runs disturbed by other memory traffic in every try (quiet=no in the log): %d\n", shape_noisy());
         fprintf(f, "phases (s): machine %.1f, level 0 %.1f, plan %.1f, measure %.1f, table %.1f; total %.1f%s\n", phase[0],
                 phase[1], phase[2], phase[3], phase[4], now() - t0, out_of_time ? " (budget ran out)" : "");
     }
