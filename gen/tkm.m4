@@ -71,7 +71,7 @@ m4_dnl # it keeps the misses going (docs/microkernel.md). The last float's line 
 m4_dnl # is no multiple of 16 the rows are not 64-byte aligned, and FLOATS floats span one line more
 m4_dnl # than FLOATS / 16; left to a demand miss on every row, that line halved the rate (3x725x1448 cold
 m4_dnl # on the Zen 5, 4x48 pf 8 kc 1024: 23 GFLOP/s, against 50 at n = 720). Only then: on aligned
-m4_dnl # rows it is the line before it again, and 4x4096x4096 ran 0.87x with that prefetch issued anyway.
+m4_dnl # rows it is the line before it again (4x4096x4096 read 0.87x with it issued anyway, once).
 m4_define(<@tkm_prefetch_b@>, <@tkm_nargs(<@tkm_prefetch_b@>, 1, $#)m4_ifelse(TKM_PF, 0, <@@>, <@m4_dnl
 tkm_for(<@TKM_PFO@>, 0, ($1 - 1) / 16, <@            __builtin_prefetch((const char *)(b + TKM_PF * ldb + m4_eval(TKM_PFO * 16)), 0, 3);
 @>)            if ((uintptr_t)(b + TKM_PF * ldb) & 63) __builtin_prefetch((const char *)(b + TKM_PF * ldb + m4_eval($1 - 1)), 0, 3);
