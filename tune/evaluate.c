@@ -31,12 +31,6 @@
 #define MAXSHAPES 128
 #define MAXCAND 512
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
 /* one configuration of the oracle space as a table row */
 static tkt_row oracle_row(const isa_desc *isa, const cand_caps *k, const cand_l0 *c, unsigned long long kc)
 {

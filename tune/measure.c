@@ -21,7 +21,7 @@
  * each call, as the bench rotates bandwidth-bound shapes (bench/shim.cc) and as a model's layers come
  * round once per token: every call finds its operands out of cache, whatever their size. A cold run
  * also reads a separate buffer just before and just after the timed calls and prints the slower
- * reading as dram=GB/s: the memory bandwidth this core had while it was timed (see quiet_cold).
+ * reading as dram=GB/s: the memory bandwidth this core had while it was timed (see shape_measure).
  * exact 0: RUN() is the generic blocked driver with the configuration given at run time; exact > 0:
  * the table's first `exact` rows are exact-shape rows, and RUN() calls the plain instance
  * (tk_gemm_f32's, every argument in a register) of the one that has that configuration
@@ -292,7 +292,7 @@ void full_key(const isa_desc *isa, const tkt_row *r, unsigned long long m, unsig
 }
 
 /* gflops of the full-level record of this key and repetition, -1 when there is none (0: failed);
- * *noisy: that record says quiet=no (see quiet_cold) */
+ * *noisy: that record says quiet=no (see shape_measure) */
 static double logged(const char *log, const char *cpu, const char *key, int rep, int *noisy)
 {
     FILE *f = fopen(log, "r");
@@ -365,8 +365,9 @@ static void append(const shape_probe *p, const char *level, const char *key, int
  * spell changes the ranking, not only the rate, so paired runs do not undo it: session 12's three
  * retunes chose kc 8 decode rows that lost 20% in the bench. So each cold run reads the bandwidth
  * around its timed calls (the probe's dram=), and a run that read under QUIET x the reference is
- * run again, up to COLD_TRIES times, COLD_PAUSE_S apart; if every run was disturbed the last one's
- * record says quiet=no and shape_noisy() counts it, so the caller can refuse to decide on it. The
+ * run again, up to COLD_TRIES times, COLD_PAUSE_S apart. Every run is a record, a disturbed one
+ * marked quiet=no; the last decides (it is the one a resumed run reads), and when it too was
+ * disturbed shape_noisy() counts it, so the caller can refuse to decide on it. The
  * reference is a high percentile of every reading of this CPU in the log and in this run (one fast
  * outlier does not raise it). */
 #define QUIET 0.8
@@ -379,12 +380,6 @@ static int g_ndram = -1, g_noisy;
 static void dram_add(double gbs)
 {
     if (gbs > 0 && g_ndram < DRAM_KEEP) g_dram[g_ndram++] = gbs;
-}
-
-static int cmp_up(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
 }
 
 /* the reference bandwidth (GB/s), 0 while there is no reading */
@@ -403,7 +398,7 @@ static double dram_reference(const profile_opts *o)
     }
     if (g_ndram == 0) return 0;
     memcpy(sorted, g_dram, (size_t)g_ndram * sizeof sorted[0]);
-    qsort(sorted, (size_t)g_ndram, sizeof sorted[0], cmp_up);
+    qsort(sorted, (size_t)g_ndram, sizeof sorted[0], cmp_double);
     return sorted[(size_t)g_ndram * 9 / 10];
 }
 

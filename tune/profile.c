@@ -36,6 +36,12 @@ void records_bind_kernels(const isa_desc *isa)
 
 const char *records_kernels(void) { return g_kernels; }
 
+int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return x < y ? -1 : x > y;
+}
+
 int record_of(const char *line, const char *cpu)
 {
     const char *at = strstr(line, " cpu=");

@@ -22,6 +22,8 @@ const char *records_kernels(void);
 /* 1 when a record line is of `cpu` and of the bound code (any code, before records_bind_kernels):
  * the one test every reader of measurements applies. */
 int record_of(const char *line, const char *cpu);
+/* qsort's comparison of doubles, ascending */
+int cmp_double(const void *a, const void *b);
 /* The record-log key of a level-0 measurement: every decision, in order. */
 void cand_key(const isa_desc *isa, const cand_l0 *c, unsigned long long kc, char *out, size_t cap);
 /* 1 when the log already holds a level-0 record of `key` for `cpu` (resume). */

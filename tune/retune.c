@@ -136,12 +136,6 @@ static void keep_fastest(double (*best)[3], int nc, int nsh, int *keep)
     }
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-    double x = *(const double *)a, y = *(const double *)b;
-    return x < y ? -1 : x > y;
-}
-
 /* the point's largest m: a tile taller than that computes dead rows */
 static unsigned long long point_mmax(const point *p)
 {
