@@ -119,6 +119,8 @@ double calib_score(const model_machine *h, const calib_rec *r, int n)
 }
 
 /* the fitted constants, as an array the search walks */
+#define CALIB_MIN_GROUPS 20
+
 static double *param(model_machine *h, int i)
 {
     double *p[] = {&h->launch, &h->call, &h->pack_bw, &h->lat_l2, &h->lat_l3, &h->lat_dram, &h->streams};
@@ -148,7 +150,7 @@ model_machine calib_machine(const char *log, const char *cpu, const tkt_table *t
     info->records = n, info->groups = groups;
     info->before = info->after = calib_score(&h, recs, n);
     info->base = h;
-    if (groups < 20) return h;
+    if (groups < CALIB_MIN_GROUPS) return h;
     /* the search starts from small but non-zero fixed costs, so that multiplicative steps can move them */
     model_machine cur = h;
     cur.call = 2e-9, cur.pack_bw = 50e9, cur.streams = 64;
@@ -173,12 +175,21 @@ model_machine calib_machine(const char *log, const char *cpu, const tkt_table *t
 
 const char *calib_describe(const model_machine *h, const calib_info *info, char *buf, size_t cap)
 {
+    /* the defaults leave these three costs out (0): say so, rather than "0 B/s" */
+    char call[32] = "not charged", pack[32] = "not charged", streams[32] = "any number of";
+    if (h->call > 0) snprintf(call, sizeof call, "%.1f ns", h->call * 1e9);
+    if (h->pack_bw > 0) snprintf(pack, sizeof pack, "%.3g B/s", h->pack_bw);
+    if (h->streams > 0) snprintf(streams, sizeof streams, "%.0f", h->streams);
     snprintf(buf, cap,
-             "launch %.0f ns, microkernel call %.1f ns, packing %.3g B/s, %.0f streams, latency L2 %.1f L3 %.1f DRAM %.0f ns; "
-             "bandwidth L2 %.3g L3 %.3g DRAM %.3g B/s (%s); fitted to %d measurements in %d groups: first choice "
+             "launch %.0f ns, microkernel call %s, packing %s, %s streams, latency L2 %.1f L3 %.1f DRAM %.0f ns; "
+             "bandwidth L2 %.3g L3 %.3g DRAM %.3g B/s (%s); %s %d measurements in %d groups: first choice "
              "%.3f of the group's best (defaults %.3f)",
-             h->launch * 1e9, h->call * 1e9, h->pack_bw, h->streams, h->lat_l2 * 1e9, h->lat_l3 * 1e9, h->lat_dram * 1e9, h->bw_l2,
-             h->bw_l3, h->bw_dram, info->have_bw ? "measured" : "assumed", info->records, info->groups, info->after,
-             info->before);
+             h->launch * 1e9, call, pack, streams, h->lat_l2 * 1e9, h->lat_l3 * 1e9, h->lat_dram * 1e9, h->bw_l2,
+             h->bw_l3, h->bw_dram, info->have_bw ? "measured" : "assumed",
+             info->after > info->before ? "fitted to"
+             : info->groups < CALIB_MIN_GROUPS ? "defaults, too few to fit:"
+                                               : "defaults kept, no fit ranked better:",
+             info->records,
+             info->groups, info->after, info->before);
     return buf;
 }

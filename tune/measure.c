@@ -291,24 +291,76 @@ void full_key(const isa_desc *isa, const tkt_row *r, unsigned long long m, unsig
              r->packa ? "packed" : "direct", r->kc, r->mc, r->nc / r->nr, r->packb, r->split, r->order);
 }
 
+/* The log's full-level records of this CPU, read once per run and kept up to date by
+ * shape_measure: a retune asks for thousands of measurements, and scanning the log (tens of
+ * thousands of lines) for each took longer than many of the measurements. A record is found by a
+ * 64-bit hash of its decisions and repetition (the text from " level=full " up to " result=");
+ * the last record of a key wins, as it did when the log was scanned. */
+#define SEEN_CAP (1u << 19)
+typedef struct {
+    unsigned long long h; /* 0: empty slot */
+    double gflops;        /* 0: the measurement failed */
+    int noisy;            /* the record says quiet=no */
+} seen_rec;
+static seen_rec g_seen[SEEN_CAP];
+static unsigned g_nseen;
+static char g_seen_of[1200]; /* "log cpu" the index holds; empty: not read yet */
+
+static unsigned long long span_hash(const char *s, size_t n)
+{
+    unsigned long long h = 1469598103934665603ull; /* FNV-1a */
+    for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+    return h ? h : 1;
+}
+
+static seen_rec *seen_slot(unsigned long long h)
+{
+    unsigned i = (unsigned)h & (SEEN_CAP - 1);
+    while (g_seen[i].h && g_seen[i].h != h) i = (i + 1) & (SEEN_CAP - 1);
+    return &g_seen[i];
+}
+
+static void seen_put(const profile_opts *o, unsigned long long h, double gflops, int noisy)
+{
+    seen_rec *s = seen_slot(h);
+    if (!s->h && ++g_nseen > SEEN_CAP / 4 * 3) die("%s: more than %u measurements of %s; start a new log", o->log, SEEN_CAP / 4 * 3, o->cpu);
+    s->h = h, s->gflops = gflops, s->noisy = noisy;
+}
+
+/* the hash of " level=full KEY rep=REP" */
+static unsigned long long key_hash(const char *key, int rep)
+{
+    char span[600];
+    int n = snprintf(span, sizeof span, " level=full %s rep=%d", key, rep);
+    return span_hash(span, n < (int)sizeof span ? (size_t)n : sizeof span - 1);
+}
+
+static void seen_read(const profile_opts *o)
+{
+    FILE *f = fopen(o->log, "r");
+    char line[1024];
+    memset(g_seen, 0, sizeof g_seen), g_nseen = 0;
+    while (f && fgets(line, sizeof line, f)) {
+        const char *at = strstr(line, " level=full "), *res = at ? strstr(at, " result=") : NULL, *gf;
+        if (!res || !record_of(line, o->cpu)) continue;
+        gf = strstr(res, " gflops=");
+        seen_put(o, span_hash(at, (size_t)(res - at)), !strncmp(res + 8, "ok ", 3) && gf ? strtod(gf + 8, NULL) : 0.0,
+                 strstr(res, " quiet=no") != NULL);
+    }
+    if (f) fclose(f);
+}
+
 /* gflops of the full-level record of this key and repetition, -1 when there is none (0: failed);
  * *noisy: that record says quiet=no (see shape_measure) */
-static double logged(const char *log, const char *cpu, const char *key, int rep, int *noisy)
+static double logged(const profile_opts *o, const char *key, int rep, int *noisy)
 {
-    FILE *f = fopen(log, "r");
-    char line[1024], want_key[600];
-    double g = -1;
-    if (!f) return -1;
-    snprintf(want_key, sizeof want_key, " level=full %s rep=%d result=", key, rep);
-    while (fgets(line, sizeof line, f)) {
-        const char *at = strstr(line, want_key), *gf;
-        if (!at || !record_of(line, cpu)) continue;
-        gf = strstr(at, " gflops=");
-        g = !strncmp(at + strlen(want_key), "ok ", 3) && gf ? strtod(gf + 8, NULL) : 0.0;
-        *noisy = strstr(at, " quiet=no") != NULL;
-    }
-    fclose(f);
-    return g;
+    char of[sizeof g_seen_of];
+    snprintf(of, sizeof of, "%s %s", o->log, o->cpu);
+    if (strcmp(of, g_seen_of)) seen_read(o), strcpy(g_seen_of, of);
+    const seen_rec *s = seen_slot(key_hash(key, rep));
+    if (!s->h) return -1;
+    *noisy = s->noisy;
+    return s->gflops;
 }
 
 /* the probe's command line for configuration r on m x n x k (a[] holds the strings); mode 1 checks
@@ -416,7 +468,7 @@ double shape_measure(const shape_probe *p, const tkt_row *r, unsigned long long 
     if (p->exact) strncat(key, " path=plain", sizeof key - strlen(key) - 1);
     if (cold) strncat(key, " operands=cold", sizeof key - strlen(key) - 1);
     *fresh = 0;
-    if ((have = logged(o->log, o->cpu, key, rep, &noisy)) >= 0) {
+    if ((have = logged(o, key, rep, &noisy)) >= 0) {
         g_noisy += noisy;
         return have;
     }
@@ -433,6 +485,7 @@ double shape_measure(const shape_probe *p, const tkt_row *r, unsigned long long 
         struct timespec pause = {0, (long)(COLD_PAUSE_S * 1e9)};
         nanosleep(&pause, NULL);
     }
+    seen_put(o, key_hash(key, rep), gf, noisy);
     g_noisy += noisy;
     *fresh = 1;
     return gf;
