@@ -50,7 +50,7 @@ int main(int argc, char **argv)
             double g = 0;
             for (int q = 0; q < NK; q++)
                 if (l0[q].c.mr == c->mr && l0[q].c.nv == c->nv && l0[q].c.direct == c->direct) g = l0[q].gflops;
-            model_config mcfg = {c->mr, c->nv * 16, kcs[x], mc, nc, g, !c->direct, !c->direct, 1, 'm', 0};
+            model_config mcfg = {c->mr, c->nv * 16, kcs[x], mc, nc, g, !c->direct, !c->direct, 1, 'm', 0, 0, 0};
             double gf = 2 * m * n * k / model_time(&truth, &mcfg, m, n, k) * 1e-9;
             fprintf(f, "tk-record 1 op=gemm dtype=f32 cpu=x isa=avx512f level=full m=%.0f n=%.0f k=%.0f tile=%ux%uvec ku=4 form=%s kc=%llu mc=%llu nc=%llu packb=%d split=m order=n rep=3 result=ok gflops=%.4f spread=0.01 evidence=measured load=0.1 date=1\n",
                     m, n, k, c->mr, c->nv, c->direct ? "direct" : "packed", kcs[x], mc, nc / (c->nv * 16), !c->direct, gf);

@@ -1,14 +1,16 @@
 /* The tuner's model (tune/model.c, Helix eqs. 1-8): configurations that break a capacity cost
  * infinity; predicted time never beats the profiled microkernel's rate; it grows with every
  * dimension; a faster microkernel, more bandwidth or more threads never make it slower; and two
- * threads on a large shape come close to half the time. */
+ * threads on a large shape come close to half the time. Operands that come from memory (cold) never
+ * make it faster, and a kernel that prefetches B read in place escapes the stream limit of the
+ * prefetchers: against a streamed B it is faster at a depth past the limit, and no slower anywhere. */
 #include "../tune/model.h"
 #include "tktest.h"
 
 int main(void)
 {
     model_machine h = {48e3, 2e6, 32e6, 200e9, 100e9, 20e9, 5e-9, 20e-9, 90e-9, 50e-9, 2, 10e-9, 30e9, 32};
-    model_config c = {14, 32, 256, 336, 2048, 180.0, 1, 1, 1, 'n', 0};
+    model_config c = {14, 32, 256, 336, 2048, 180.0, 1, 1, 1, 'n', 0, 0, 0};
     model_config nar = c; /* the same kernels, narrowing a ragged column tile to 16-float vectors */
     nar.narrow = 16;
     static const double sizes[] = {1, 7, 64, 100, 333, 1024, 4096};
@@ -59,6 +61,22 @@ int main(void)
         double rag = model_time(&h, &c, 256, 65, 256), rag_n = model_time(&h, &nar, 256, 65, 256);
         TKT_CHECK(whole_n == whole, "narrowing changed a shape without a ragged tile: %g against %g", whole_n, whole);
         TKT_CHECK(rag_n < rag && rag_n > whole, "n = 65 narrowed: %g, whole tiles %g, n = 64 %g", rag_n, rag, whole);
+    }
+    {
+        /* a decode step: 4 rows against a B streamed from memory, read in place, with the kernels
+         * that prefetch and those that do not */
+        model_config d = {4, 96, 512, 4, 768, 150.0, 0, 0, 1, 'n', 16, 0, 1}, dpf = d;
+        dpf.pf = 8;
+        for (int a = 0; a < ns; a++)
+            for (int b = 0; b < ns; b++) {
+                double m = sizes[a], n = sizes[b], k = 4096, t = model_time(&h, &d, m, n, k);
+                model_config hot = d;
+                hot.cold = 0;
+                TKT_CHECK(model_time(&h, &hot, m, n, k) <= t, "%gx%gx%g: faster with the operands in memory", m, n, k);
+                TKT_CHECK(model_time(&h, &dpf, m, n, k) <= t, "%gx%gx%g: prefetching made it slower", m, n, k);
+            }
+        double t = model_time(&h, &d, 4, 4096, 4096), tpf = model_time(&h, &dpf, 4, 4096, 4096);
+        TKT_CHECK(tpf < 0.9 * t, "4x4096x4096 at kc 512 past %g streams: prefetching %g of plain", h.streams, tpf / t);
     }
     return tkt_finish("test_model");
 }

@@ -3,6 +3,7 @@
  * bucket over the measured level-0 candidates, neighbours with the same winner merged, and the table
  * written through a temporary file and a rename under a lock. */
 #include "buckets.h"
+#include "measure.h"
 #include "machine.h"
 #include "profile.h"
 
@@ -90,13 +91,16 @@ int same_choice(const tkt_row *a, const tkt_row *b)
 }
 
 int model_best(const isa_desc *isa, const cand_caps *k, const model_machine *h, const measured_l0 *l0, int n0,
-               double ms, double ns, const double *ks, int nks, tkt_row *out, int want)
+               double ms, double ns, const double *ks, int nks, int cold, tkt_row *out, int want)
 {
     double cost_of[64];
     int have = 0;
     if (want > 64) want = 64;
-    for (int i = 0; i < n0; i++) {
-        const cand_l0 *c = &l0[i].c;
+    for (int i = 0; i < n0 * 2; i++) {
+        const cand_l0 *c = &l0[i / 2].c;
+        /* each kernel, then (cold, B in place) the same kernel prefetching B */
+        const unsigned pf = i % 2 ? TUNE_PF_ROWS : 0;
+        if (pf && !(cold && isa->prefetch && c->direct)) continue;
         unsigned long long kcs[64], mcs[64], ncs[64];
         double best = INFINITY;
         tkt_row win;
@@ -107,8 +111,8 @@ int model_best(const isa_desc *isa, const cand_caps *k, const model_machine *h, 
             int nm = cand_mc(c, kcs[x], k, mcs, 64), nn = cand_nc(c, kcs[x], k, ncs, 64);
             for (int y = 0; y < nm && y < 64; y++)
                 for (int z = 0; z < nn && z < 64; z++) {
-                    model_config mc = {c->mr, (unsigned)(c->nv * k->lanes_per_vector), kcs[x], mcs[y],
-                                       ncs[z], l0[i].gflops, !c->direct, !c->direct, 1, 'n', k->narrow};
+                    model_config mc = {c->mr, (unsigned)(c->nv * k->lanes_per_vector), kcs[x], mcs[y], ncs[z],
+                                       l0[i / 2].gflops, !c->direct, !c->direct, 1, 'n', k->narrow, pf, cold};
                     double cost = 0;
                     for (int q = 0; q < nks; q++) cost += model_time(h, &mc, ms, ns, ks[q]) / (2.0 * ms * ns * ks[q]);
                     if (cost < best) {
@@ -116,6 +120,7 @@ int model_best(const isa_desc *isa, const cand_caps *k, const model_machine *h, 
                         win.mr = c->mr;
                         win.nr = isa->vla ? c->nv : c->nv * isa->lanes;
                         win.ku = c->ku;
+                        win.pf = pf;
                         win.kc = kcs[x];
                         win.mc = mcs[y];
                         win.nc = isa->vla ? ncs[z] / k->lanes_per_vector : ncs[z];
@@ -178,7 +183,7 @@ int choose_rows(const isa_desc *isa, const cand_caps *k, const model_machine *h,
     if (n0 <= 0) return 0;
     for (int i = 0; i < nc; i++) {
         tkt_row *win = &grid[i];
-        if (model_best(isa, k, h, l0, n0, cells[i].ms, cells[i].ns, ks, 3, win, 1) < 1) memset(win, 0, sizeof *win);
+        if (model_best(isa, k, h, l0, n0, cells[i].ms, cells[i].ns, ks, 3, 0, win, 1) < 1) memset(win, 0, sizeof *win);
         win->m = cells[i].m;
         win->n = cells[i].n;
         win->k.lo = 1;

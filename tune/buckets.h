@@ -26,9 +26,11 @@ int grid_cells(grid_cell *cells, int cap, double open);
 /* 1 when two rows make the same decisions (ranges aside). */
 int same_choice(const tkt_row *a, const tkt_row *b);
 /* The model's `want` best configurations for an ms x ns shape over the depths ks (one per measured
- * kernel, its best blocks), best first; returns how many. Ranges are left for the caller. */
+ * kernel, its best blocks), best first; returns how many. Ranges are left for the caller. cold:
+ * the operands come from memory at every call (bench/cold.h); then each kernel that reads B in
+ * place is also ranked prefetching B (pf = TUNE_PF_ROWS), where the ISA has prefetching kernels. */
 int model_best(const isa_desc *isa, const cand_caps *k, const model_machine *h, const measured_l0 *l0, int n0,
-               double ms, double ns, const double *ks, int nks, tkt_row *out, int want);
+               double ms, double ns, const double *ks, int nks, int cold, tkt_row *out, int want);
 /* One winner per grid cell (as grid_cells orders them) to rows: neighbours in n with the same
  * winner merged, the last row made the catch-all; returns the count (-1: cap too small). */
 int merge_grid(const tkt_row *cells, int ncells, tkt_row *rows, int cap);

@@ -3,10 +3,12 @@
  * the fixed cost of a call and of one microkernel call, and how fast the core copies a panel. Those
  * decide the ranking of small and narrow shapes (where a tall tile wastes rows, or packing costs as
  * much as the product) and the log already holds thousands of whole-shape measurements made side by
- * side. The fit is a coordinate search over the constants (multiplicative steps) that maximises how
- * often, and by how much, the model's first choice among the configurations measured together is
- * the measured best: the tuner uses the model to rank, not to predict absolute times. The result
- * is a function of the log alone, so a rerun on the same log gives the same model. */
+ * side. The fit is a coordinate search over the constants (multiplicative steps, from several
+ * starts) that maximises how often, and by how much, the model's first choice among the
+ * configurations measured together is the measured best: the tuner uses the model to rank, not to
+ * predict absolute times. It is kept only when a fit to half the shapes ranks the other half better
+ * than the defaults. The result is a function of the log alone, so a rerun on the same log gives
+ * the same model. */
 #include "calibrate.h"
 #include "profile.h"
 
@@ -45,22 +47,28 @@ int calib_read(const char *log, const char *cpu, const cand_caps *k, const measu
     for (unsigned i = 0; i < HASH; i++) table[i].id = -1;
     while (fgets(line, sizeof line, f)) {
         calib_rec r;
-        unsigned mr, nv, ku;
+        unsigned mr, nv, ku, pf = 0;
         unsigned long long kc, mc, ncp;
-        int packb, rep;
+        int packb, rep, at_ku = 0, at_pf = 0;
         char form[16], kind[8], split;
         double m, nn, kk;
         const char *p = strstr(line, " level=full m="), *g = strstr(line, " gflops=");
-        /* the model prices the generic driver with operands where their size puts them: exact-shape
-         * instances and runs with the operands rotated out of cache are other code and other data;
-         * kernels that prefetch B (pf=) are measured only there, and the model has no term for it */
+        /* the model prices the generic driver: exact-shape instances (path=) are other code. Runs
+         * with the operands rotated out of cache (operands=cold) are priced with the operands in
+         * memory, and kernels that prefetch B (pf=) as such */
+        const int cold = strstr(line, " operands=cold") != NULL;
         if (strncmp(line, "tk-record 1 op=gemm ", 20) || !record_of(line, cpu) || !p || !g || !strstr(line, " result=ok ") ||
-            strstr(line, " path=") || strstr(line, " operands=cold") || strstr(line, " pf="))
+            strstr(line, " path="))
             continue;
-        if (sscanf(p, " level=full m=%lf n=%lf k=%lf tile=%ux%u%7[a-z] ku=%u form=%15s kc=%llu mc=%llu nc=%llu packb=%d "
-                      "split=%c order=%*c rep=%d",
-                   &m, &nn, &kk, &mr, &nv, kind, &ku, form, &kc, &mc, &ncp, &packb, &split, &rep) != 14)
+        if (sscanf(p, " level=full m=%lf n=%lf k=%lf tile=%ux%u%7[a-z] ku=%u%n", &m, &nn, &kk, &mr, &nv, kind, &ku, &at_ku) != 7 ||
+            !at_ku)
             continue;
+        p += at_ku;
+        if (sscanf(p, " pf=%u%n", &pf, &at_pf) == 1 && at_pf) p += at_pf;
+        if (sscanf(p, " form=%15s kc=%llu mc=%llu nc=%llu packb=%d split=%c order=%*c", form, &kc, &mc, &ncp, &packb, &split) != 6)
+            continue;
+        const char *r_at = strstr(p, " rep=");
+        if (!r_at || sscanf(r_at, " rep=%d", &rep) != 1) continue;
         int direct = !strcmp(form, "direct"), at = -1;
         for (int i = 0; i < n0; i++) /* the last profile of this kernel */
             if (l0[i].c.mr == mr && l0[i].c.nv == nv && l0[i].c.ku == ku && l0[i].c.direct == direct) at = i;
@@ -72,7 +80,9 @@ int calib_read(const char *log, const char *cpu, const cand_caps *k, const measu
         r.c.ukr_gflops = l0[at].gflops, r.c.pack_a = !direct, r.c.pack_b = packb;
         r.c.threads = 1, r.c.split = split;
         r.c.narrow = k->narrow;
-        /* its group: one shape measured in one repetition */
+        r.c.pf = pf, r.c.cold = cold;
+        /* its group: one shape measured in one repetition, in cache or cold */
+        rep = rep * 2 + cold;
         unsigned h = hash_key(m, nn, kk, rep); /* never full: at most HASH / 2 groups */
         while (table[h].id >= 0 && !(table[h].m == m && table[h].n == nn && table[h].k == kk && table[h].rep == rep))
             h = (h + 1) % HASH;
@@ -98,12 +108,22 @@ int calib_read(const char *log, const char *cpu, const cand_caps *k, const measu
     return n < cap ? n : cap;
 }
 
-double calib_score(const model_machine *h, const calib_rec *r, int n)
+/* the half of the shapes a record's shape falls in: every repetition of a shape on the same side,
+ * so that a fold's groups are shapes the other fold never saw */
+static int fold_of(const calib_rec *r) { return (int)(hash_key(r->m, r->n, r->k, 0) >> 3 & 1); }
+
+/* calib_score over the groups of one half of the shapes (fold 0 or 1, fold_of; -1: all) */
+static double score_on(const model_machine *h, const calib_rec *r, int n, int fold)
 {
     double sum = 0;
     int counted = 0;
     for (int i = 0; i < n;) {
         int e = i, pick = -1, best = i;
+        if (fold >= 0 && fold_of(&r[i]) != fold) {
+            while (e < n && r[e].group == r[i].group) e++;
+            i = e;
+            continue;
+        }
         double tbest = INFINITY;
         while (e < n && r[e].group == r[i].group) {
             double t = model_time(h, &r[e].c, r[e].m, r[e].n, r[e].k);
@@ -118,21 +138,69 @@ double calib_score(const model_machine *h, const calib_rec *r, int n)
     return counted ? sum / counted : 0;
 }
 
-/* the fitted constants, as an array the search walks */
+double calib_score(const model_machine *h, const calib_rec *r, int n) { return score_on(h, r, n, -1); }
+
 #define CALIB_MIN_GROUPS 20
 
+/* the fitted constants, as an array the search walks */
 static double *param(model_machine *h, int i)
 {
     double *p[] = {&h->launch, &h->call, &h->pack_bw, &h->lat_l2, &h->lat_l3, &h->lat_dram, &h->streams};
     return p[i];
 }
 
+/* A coordinate search from h's constants, scored on the groups of one fold (-1: all); *score: its
+ * score there. */
+static model_machine search(const model_machine *h, const calib_rec *recs, int n, int fold, double *score)
+{
+    static const double step[] = {0.25, 0.5, 0.7071, 1.4142, 2.0, 4.0};
+    static const double lo[] = {1e-9, 0.1e-9, 1e9, 0.5e-9, 1e-9, 5e-9, 2}, hi[] = {5e-6, 200e-9, 1e12, 100e-9, 500e-9, 2e-6, 4096};
+    model_machine cur = *h;
+    *score = score_on(&cur, recs, n, fold);
+    for (int sweep = 0; sweep < 8; sweep++) {
+        int moved = 0;
+        for (int p = 0; p < 7; p++)
+            for (unsigned s = 0; s < sizeof step / sizeof step[0]; s++) {
+                model_machine trial = cur;
+                double v = *param(&trial, p) * step[s];
+                if (v < lo[p] || v > hi[p]) continue;
+                *param(&trial, p) = v;
+                if (trial.lat_l2 > trial.lat_l3 || trial.lat_l3 > trial.lat_dram) continue; /* levels stay in order */
+                double sc = score_on(&trial, recs, n, fold);
+                if (sc > *score + 1e-4) *score = sc, cur = trial, moved = 1;
+            }
+        if (!moved) break;
+    }
+    return cur;
+}
+
+/* The best of searches from several starting points: one search moves a constant at a time and
+ * stops where no single step helps. From the defaults alone it stopped at an L2 latency of 20 ns
+ * on session 14's log (first choice 0.939), where 7 ns ranked the same groups better (0.944) and
+ * the held-out shapes of tktune evaluate much better (median 0.917 against 0.890). The starts
+ * differ in the constants the defaults leave out (small but non-zero, so multiplicative steps
+ * can move them) and in the L2 latency. */
+static model_machine fit(const model_machine *h, const calib_rec *recs, int n, int fold, double *score)
+{
+    static const double lat_l2[] = {2e-9, 5e-9}, streams[] = {16, 64, 256}, pack_bw[] = {20e9, 50e9};
+    model_machine best = *h;
+    *score = -1;
+    for (int a = 0; a < 2; a++)
+        for (int b = 0; b < 3; b++)
+            for (int c = 0; c < 2; c++) {
+                model_machine start = *h;
+                double sc;
+                start.lat_l2 = lat_l2[a], start.streams = streams[b], start.pack_bw = pack_bw[c], start.call = 2e-9;
+                model_machine got = search(&start, recs, n, fold, &sc);
+                if (sc > *score) *score = sc, best = got;
+            }
+    return best;
+}
+
 model_machine calib_machine(const char *log, const char *cpu, const tkt_table *t,
                             const cand_caps *k, const measured_l0 *l0, int n0, calib_info *info)
 {
     static calib_rec recs[1 << 16];
-    static const double step[] = {0.25, 0.5, 0.7071, 1.4142, 2.0, 4.0};
-    static const double lo[] = {1e-9, 0.1e-9, 1e9, 0.5e-9, 1e-9, 5e-9, 2}, hi[] = {5e-6, 200e-9, 1e12, 100e-9, 500e-9, 2e-6, 4096};
     model_machine h;
     calib_info local;
     double bw2, bw3, bwd;
@@ -151,25 +219,19 @@ model_machine calib_machine(const char *log, const char *cpu, const tkt_table *t
     info->before = info->after = calib_score(&h, recs, n);
     info->base = h;
     if (groups < CALIB_MIN_GROUPS) return h;
-    /* the search starts from small but non-zero fixed costs, so that multiplicative steps can move them */
-    model_machine cur = h;
-    cur.call = 2e-9, cur.pack_bw = 50e9, cur.streams = 64;
-    double score = calib_score(&cur, recs, n);
-    for (int sweep = 0; sweep < 8; sweep++) {
-        int moved = 0;
-        for (int p = 0; p < 7; p++)
-            for (unsigned s = 0; s < sizeof step / sizeof step[0]; s++) {
-                model_machine trial = cur;
-                double v = *param(&trial, p) * step[s];
-                if (v < lo[p] || v > hi[p]) continue;
-                *param(&trial, p) = v;
-                if (trial.lat_l2 > trial.lat_l3 || trial.lat_l3 > trial.lat_dram) continue; /* levels stay in order */
-                double sc = calib_score(&trial, recs, n);
-                if (sc > score + 1e-4) score = sc, cur = trial, moved = 1;
-            }
-        if (!moved) break;
+    /* Two-fold validation: constants fitted to half the shapes must rank the other half better than
+     * the defaults do, both ways round, or the defaults stay. Fitted to one retune's log (237
+     * groups, session 14), the constants ranked those groups 0.959 against 0.940 and the held-out
+     * shapes of tktune evaluate worse than the defaults (median 0.769 against 0.890). */
+    for (int fold = 0; fold < 2; fold++) {
+        double sc;
+        model_machine half = fit(&h, recs, n, 1 - fold, &sc);
+        info->held[fold] = score_on(&half, recs, n, fold), info->held_base[fold] = score_on(&h, recs, n, fold);
+        if (!(info->held[fold] > info->held_base[fold])) info->overfit = 1;
     }
-    if (score > info->before) h = cur, info->after = score;
+    double score;
+    model_machine cur = fit(&h, recs, n, -1, &score);
+    if (!info->overfit && score > info->before) h = cur, info->after = score;
     return h;
 }
 
@@ -183,13 +245,15 @@ const char *calib_describe(const model_machine *h, const calib_info *info, char 
     snprintf(buf, cap,
              "launch %.0f ns, microkernel call %s, packing %s, %s streams, latency L2 %.1f L3 %.1f DRAM %.0f ns; "
              "bandwidth L2 %.3g L3 %.3g DRAM %.3g B/s (%s); %s %d measurements in %d groups: first choice "
-             "%.3f of the group's best (defaults %.3f)",
+             "%.3f of the group's best (defaults %.3f); fitted to half the shapes, the other half %.3f and %.3f "
+             "(defaults %.3f and %.3f)",
              h->launch * 1e9, call, pack, streams, h->lat_l2 * 1e9, h->lat_l3 * 1e9, h->lat_dram * 1e9, h->bw_l2,
              h->bw_l3, h->bw_dram, info->have_bw ? "measured" : "assumed",
              info->after > info->before ? "fitted to"
              : info->groups < CALIB_MIN_GROUPS ? "defaults, too few to fit:"
+             : info->overfit                   ? "defaults kept, a fit to half the shapes ranked the other half worse:"
                                                : "defaults kept, no fit ranked better:",
              info->records,
-             info->groups, info->after, info->before);
+             info->groups, info->after, info->before, info->held[0], info->held[1], info->held_base[0], info->held_base[1]);
     return buf;
 }

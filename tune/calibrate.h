@@ -7,7 +7,8 @@
 #include "buckets.h"
 
 /* One whole-shape measurement of the log (level=full, through the blocked driver) whose kernel has
- * a level-0 profile; `group` numbers the measurements made side by side (one shape, one repetition). */
+ * a level-0 profile; `group` numbers the measurements made side by side (one shape, one
+ * repetition, in cache or cold). */
 typedef struct {
     double m, n, k, gflops;
     model_config c;
@@ -19,6 +20,9 @@ typedef struct {
     double before, after;  /* calib_score with the default constants and with the fitted ones */
     int have_bw;           /* 1: bandwidths from the log's machine record, 0: assumed from dram_gbs */
     model_machine base;    /* the machine with the default constants, before the fit */
+    double held[2];        /* fold f (half the shapes) ranked by constants fitted to the other fold */
+    double held_base[2];   /* ... and by the defaults */
+    int overfit;           /* 1: in a fold the fitted constants ranked worse than the defaults (defaults kept) */
 } calib_info;
 
 /* The level=full records of `cpu` in `log` that can be predicted (their kernel is among l0), as
@@ -32,7 +36,8 @@ int calib_read(const char *log, const char *cpu, const cand_caps *k, const measu
 double calib_score(const model_machine *h, const calib_rec *r, int n);
 /* The model's machine for a CPU: capacities from k, bandwidths from the log (or the table's
  * dram_gbs), the other constants at their defaults, then fitted to the log's whole-shape
- * measurements when it has enough of them (at least 20 groups); `info` (may be NULL) says what was done. */
+ * measurements when it has enough of them (at least 20 groups) and the fit holds on groups it was
+ * not fitted to (two folds); `info` (may be NULL) says what was done. */
 model_machine calib_machine(const char *log, const char *cpu, const tkt_table *t,
                             const cand_caps *k, const measured_l0 *l0, int n0, calib_info *info);
 /* One line for reports: the constants and how well each model ranked the log's groups; returns buf. */

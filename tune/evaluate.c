@@ -105,7 +105,7 @@ int evaluate_run(const profile_opts *po, const char *shapes, const isa_desc *isa
         }
         for (int v = 0; v < 2; v++) { /* the calibrated model, then the one with default constants */
             model_at[v][s] = -1;
-            if (model_best(isa, k, v ? &ci.base : &h, ml, nml, (double)mnk[s][0], (double)mnk[s][1], &kd, 1, &best, 1) != 1)
+            if (model_best(isa, k, v ? &ci.base : &h, ml, nml, (double)mnk[s][0], (double)mnk[s][1], &kd, 1, cold[s], &best, 1) != 1)
                 continue;
             best.split = 'm';
             for (int j = 0; j < n && model_at[v][s] < 0; j++) /* measured once, whoever proposes it */
@@ -208,6 +208,14 @@ int evaluate_run(const profile_opts *po, const char *shapes, const isa_desc *isa
         if (!warm)
             fprintf(f, "cold measurements disturbed by other memory traffic in every try (quiet=no in the log): %d\n",
                     shape_noisy());
+        fprintf(f, "the models' picks (calibrated; with default constants):\n");
+        for (int s = 0; s < ns; s++) {
+            char md[2][96];
+            for (int v = 0; v < 2; v++)
+                if (model_at[v][s] >= 0) describe(isa, &cand[s][model_at[v][s]], md[v], sizeof md[v]);
+                else snprintf(md[v], sizeof md[v], "none");
+            fprintf(f, "  %llux%llux%llu: %s; %s\n", mnk[s][0], mnk[s][1], mnk[s][2], md[0], md[1]);
+        }
     }
     if (rf) fclose(rf);
     printf("report: %s\n", path);

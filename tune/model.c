@@ -65,8 +65,9 @@ static double level1(const model_machine *h, const model_config *c, double mcur,
          * tiles; A micro-panels from L2 after the block's first column of tiles read them. A panel
          * is kcur rows of B, one access stream each (the next panel continues them): past the
          * prefetchers' stream capacity the rows arrive at a fraction of the bandwidth (1 x 4096 x
-         * 4096 ran 1.3x faster at kc 8 than at kc 64) */
-        const double rows_bw = h->streams > 0 ? bw_src * fmin(1.0, h->streams / kcur) : bw_src;
+         * 4096 ran 1.3x faster at kc 8 than at kc 64); a kernel that prefetches B rows itself
+         * (c->pf) does not depend on them */
+        const double rows_bw = h->streams > 0 && !c->pf ? bw_src * fmin(1.0, h->streams / kcur) : bw_src;
         load = transfer(c->nr * kcur * f, lat_src, rows_bw) / ti + transfer(c->mr * kcur * f, h->lat_l2, h->bw_l2) +
                transfer(mcur * kcur * f, lat_src, bw_src) / (ti * tj);
     }
@@ -107,9 +108,10 @@ double model_time(const model_machine *h, const model_config *c, double m, doubl
     else n = fmin(n, cdiv(cdiv(n, c->nr), p) * c->nr);
     /* where the operands come from at the start of a call: the smallest level that holds all three
      * (a product run again and again keeps them there; a weight matrix larger than the last-level
-     * cache streams from memory each time). Charging memory for operands that sit in L2 made the
-     * model pay latencies a small product never sees, and favour tall tiles that waste rows. */
-    const double foot = (m * k + k * n + m * n) * f;
+     * cache streams from memory each time; c->cold: memory, whatever the size). Charging memory
+     * for operands that sit in L2 made the model pay latencies a small product never sees, and
+     * favour tall tiles that waste rows. */
+    const double foot = c->cold ? INFINITY : (m * k + k * n + m * n) * f;
     const double bw_src = foot <= h->l2_bytes ? h->bw_l2 : foot <= h->l3_bytes ? h->bw_l3 : h->bw_dram;
     const double lat_src = foot <= h->l2_bytes ? h->lat_l2 : foot <= h->l3_bytes ? h->lat_l3 : h->lat_dram;
     /* the blocks: mc rows of A; nc columns of packed B (read in place, B is one block of all n);

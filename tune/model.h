@@ -24,6 +24,9 @@ typedef struct {
     char split;                              /* 'm' or 'n' */
     unsigned narrow;                         /* a ragged column tile costs its columns rounded up to this many
                                               * (the vector, where kernels narrow; 0: the whole tile) */
+    unsigned pf;                             /* B rows the kernel prefetches ahead (read in place; 0: none) */
+    int cold;                                /* the operands come from memory at every call, whatever their
+                                              * size (a weight matrix streamed once per call, bench/cold.h) */
 } model_config;
 
 /* 0 when the configuration breaks a capacity (eq. 1), else 1. */

@@ -350,7 +350,8 @@ static double model_gflops(const model_machine *h, const cand_caps *k, const mea
     for (int i = 0; i < nml; i++) {
         if (ml[i].c.mr != r->mr || ml[i].c.nv != nv || ml[i].c.direct != !r->packa) continue;
         model_config mc = {r->mr, (unsigned)(nv * k->lanes_per_vector), r->kc, r->mc,
-                           isa->vla ? r->nc * k->lanes_per_vector : r->nc, ml[i].gflops, r->packa, r->packb, 1, r->split, k->narrow};
+                           isa->vla ? r->nc * k->lanes_per_vector : r->nc, ml[i].gflops, r->packa, r->packb, 1, r->split, k->narrow,
+                           r->pf, p->stream};
         double g = 0;
         for (int d = 0; d < p->nsh; d++) {
             double s = model_time(h, &mc, (double)p->sm[d], (double)p->sn[d], (double)p->sk[d]);
@@ -479,7 +480,7 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
         int nks = ks[1] != ks[0] ? 2 : 1;
         for (int d = 0; d < p->nsh; d++) add_cand(p, table_match(t, p->sm[d], p->sn[d], p->sk[d]));
         int want = o->estimated ? 1 : o->topk < MAXC - 1 ? o->topk : MAXC - 1;
-        int nb = nml > 0 ? model_best(isa, k, &h, ml, nml, (double)p->sm[0], (double)p->sn[0], ks, nks, best, want) : 0;
+        int nb = nml > 0 ? model_best(isa, k, &h, ml, nml, (double)p->sm[0], (double)p->sn[0], ks, nks, p->stream, best, want) : 0;
         for (int j = 0; j < nb; j++) add_cand(p, &best[j]);
         if (p->exact && !o->estimated) add_even_tiles(p, isa);
         if (p->exact && !o->estimated) add_whole_k(p);
@@ -489,7 +490,7 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
         if (p->bigb && nml > 0) {
             tkt_row big[MAXC - 1];
             double kbig = (double)p->sk[1];
-            int nbig = model_best(isa, k, &h, ml, nml, (double)p->sm[1], (double)p->sn[1], &kbig, 1, big, (want + 1) / 2);
+            int nbig = model_best(isa, k, &h, ml, nml, (double)p->sm[1], (double)p->sn[1], &kbig, 1, p->stream, big, (want + 1) / 2);
             for (int j = 0; j < nbig; j++) add_cand(p, &big[j]);
         }
         /* estimated: the model's first choice is the choice */
