@@ -100,7 +100,7 @@ int model_best(const isa_desc *isa, const cand_caps *k, const model_machine *h, 
         const cand_l0 *c = &l0[i / 2].c;
         /* each kernel, then (cold, B in place) the same kernel prefetching B */
         const unsigned pf = i % 2 ? TUNE_PF_ROWS : 0;
-        if (pf && !(cold && isa->prefetch && c->direct)) continue;
+        if (pf && !tune_pf_twin(isa, cold, !c->direct)) continue;
         unsigned long long kcs[64], mcs[64], ncs[64];
         double best = INFINITY;
         tkt_row win;

@@ -99,7 +99,7 @@ int evaluate_run(const profile_opts *po, const char *shapes, const isa_desc *isa
                 if (past) break; /* depths past k all run as one block of k */
                 past = kcs[j] >= mnk[s][2];
                 cand[s][n++] = oracle_row(isa, k, &ml[i].c, kcs[j]);
-                if (cold[s] && isa->prefetch && !cand[s][n - 1].packb)
+                if (tune_pf_twin(isa, cold[s], cand[s][n - 1].packb))
                     cand[s][n] = cand[s][n - 1], cand[s][n++].pf = TUNE_PF_ROWS;
             }
         }

@@ -291,9 +291,33 @@ void full_key(const isa_desc *isa, const tkt_row *r, unsigned long long m, unsig
              r->packa ? "packed" : "direct", r->kc, r->mc, r->nc / r->nr, r->packb, r->split, r->order);
 }
 
-/* The log's full-level records of this CPU, read once per run and kept up to date by
- * shape_measure: a retune asks for thousands of measurements, and scanning the log (tens of
- * thousands of lines) for each took longer than many of the measurements. A record is found by a
+/* Quiet memory for cold runs. A cold run's rate is the memory bandwidth the core gets, and on a
+ * shared host another machine's traffic takes part of it: on the Zen 5, with the other core reading
+ * memory, 4x1024x512 kc 8 ran 27-29 GFLOP/s and kc 1024 19-23, and 43 against 59 without. Such a
+ * spell changes the ranking, not only the rate, so paired runs do not undo it: session 12's three
+ * retunes chose kc 8 decode rows that lost 20% in the bench. So each cold run reads the bandwidth
+ * around its timed calls (the probe's dram=), and a run that read under QUIET x the reference is
+ * run again, up to COLD_TRIES times, COLD_PAUSE_S apart. Every run is a record, a disturbed one
+ * marked quiet=no; the last decides (it is the one a resumed run reads), and when it too was
+ * disturbed shape_noisy() counts it, so the caller can refuse to decide on it. The
+ * reference is a high percentile of every reading of this CPU in the log and in this run (one fast
+ * outlier does not raise it). */
+#define QUIET 0.8
+#define COLD_TRIES 3
+#define COLD_PAUSE_S 0.5
+#define DRAM_KEEP 65536
+static double g_dram[DRAM_KEEP];
+static int g_ndram, g_noisy;
+
+static void dram_add(double gbs)
+{
+    if (gbs > 0 && g_ndram < DRAM_KEEP) g_dram[g_ndram++] = gbs;
+}
+
+/* The log's full-level records of this CPU, read once per run (with their dram= readings, the
+ * reference's history) and kept up to date by shape_measure: a retune asks for thousands of
+ * measurements, and scanning the log (tens of thousands of lines) for each took longer than many
+ * of the measurements. A record is found by a
  * 64-bit hash of its decisions and repetition (the text from " level=full " up to " result=");
  * the last record of a key wins, as it did when the log was scanned. */
 #define SEEN_CAP (1u << 19)
@@ -339,11 +363,12 @@ static void seen_read(const profile_opts *o)
 {
     FILE *f = fopen(o->log, "r");
     char line[1024];
-    memset(g_seen, 0, sizeof g_seen), g_nseen = 0;
+    memset(g_seen, 0, sizeof g_seen), g_nseen = 0, g_ndram = 0;
     while (f && fgets(line, sizeof line, f)) {
-        const char *at = strstr(line, " level=full "), *res = at ? strstr(at, " result=") : NULL, *gf;
+        const char *at = strstr(line, " level=full "), *res = at ? strstr(at, " result=") : NULL, *gf, *d;
         if (!res || !record_of(line, o->cpu)) continue;
         gf = strstr(res, " gflops=");
+        if ((d = strstr(res, " dram="))) dram_add(strtod(d + 6, NULL));
         seen_put(o, span_hash(at, (size_t)(res - at)), !strncmp(res + 8, "ok ", 3) && gf ? strtod(gf + 8, NULL) : 0.0,
                  strstr(res, " quiet=no") != NULL);
     }
@@ -411,43 +436,11 @@ static void append(const shape_probe *p, const char *level, const char *key, int
     if (fclose(log)) die("cannot append to %s", o->log);
 }
 
-/* Quiet memory for cold runs. A cold run's rate is the memory bandwidth the core gets, and on a
- * shared host another machine's traffic takes part of it: on the Zen 5, with the other core reading
- * memory, 4x1024x512 kc 8 ran 27-29 GFLOP/s and kc 1024 19-23, and 43 against 59 without. Such a
- * spell changes the ranking, not only the rate, so paired runs do not undo it: session 12's three
- * retunes chose kc 8 decode rows that lost 20% in the bench. So each cold run reads the bandwidth
- * around its timed calls (the probe's dram=), and a run that read under QUIET x the reference is
- * run again, up to COLD_TRIES times, COLD_PAUSE_S apart. Every run is a record, a disturbed one
- * marked quiet=no; the last decides (it is the one a resumed run reads), and when it too was
- * disturbed shape_noisy() counts it, so the caller can refuse to decide on it. The
- * reference is a high percentile of every reading of this CPU in the log and in this run (one fast
- * outlier does not raise it). */
-#define QUIET 0.8
-#define COLD_TRIES 3
-#define COLD_PAUSE_S 0.5
-#define DRAM_KEEP 65536
-static double g_dram[DRAM_KEEP];
-static int g_ndram = -1, g_noisy;
-
-static void dram_add(double gbs)
-{
-    if (gbs > 0 && g_ndram < DRAM_KEEP) g_dram[g_ndram++] = gbs;
-}
-
-/* the reference bandwidth (GB/s), 0 while there is no reading */
-static double dram_reference(const profile_opts *o)
+/* the reference bandwidth (GB/s), 0 while there is no reading; the log's readings come with the
+ * record index (seen_read, read before any measurement) */
+static double dram_reference(void)
 {
     static double sorted[DRAM_KEEP];
-    if (g_ndram < 0) {
-        FILE *f = fopen(o->log, "r");
-        char line[1024];
-        g_ndram = 0;
-        while (f && fgets(line, sizeof line, f)) {
-            const char *d = strstr(line, " dram=");
-            if (d && strstr(line, " level=full ") && record_of(line, o->cpu)) dram_add(strtod(d + 6, NULL));
-        }
-        if (f) fclose(f);
-    }
     if (g_ndram == 0) return 0;
     memcpy(sorted, g_dram, (size_t)g_ndram * sizeof sorted[0]);
     qsort(sorted, (size_t)g_ndram, sizeof sorted[0], cmp_double);
@@ -476,7 +469,7 @@ double shape_measure(const shape_probe *p, const tkt_row *r, unsigned long long 
     for (int attempt = 1;; attempt++) {
         int st = run_limited(o->run_prefix, argv, o->timeout_s, out, sizeof out);
         result_of(st, out, o->timeout_s, result, sizeof result, &gf, &dram);
-        double ref = dram > 0 ? dram_reference(o) : 0;
+        double ref = dram > 0 ? dram_reference() : 0;
         dram_add(dram);
         noisy = ref > 0 && dram < QUIET * ref;
         if (noisy) snprintf(result + strlen(result), sizeof result - strlen(result), " quiet=no");

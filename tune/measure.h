@@ -5,6 +5,11 @@
 
 #define TUNE_PF_ROWS 8 /* how far ahead (B rows) the tuner's prefetching kernels fetch */
 
+/* 1 when a configuration is also tried as its twin that prefetches B TUNE_PF_ROWS rows ahead: the
+ * operands are cold (B streams from memory), B is read in place, and the ISA's kernels prefetch.
+ * The one rule for the retune's candidates, the model's ranking and evaluate's oracle. */
+static inline int tune_pf_twin(const isa_desc *isa, int cold, int packb) { return cold && isa->prefetch && !packb; }
+
 /* One probe binary for a CPU: the framework header generated for its table, with every tile of
  * `rows` (and of the table) instantiated, so any of those configurations can run on any shape. */
 typedef struct {

@@ -242,16 +242,17 @@ static void add_stream_blocks(point *p)
 /* A tile of several rows against a B streamed from memory keeps few B lines in flight: its loads
  * wait behind its FMAs, and a few k steps' FMAs fill the scheduler. A kernel that prefetches B
  * TUNE_PF_ROWS rows ahead retires its prefetches at once and keeps the misses going, but where B is in
- * cache the prefetches only cost issue slots. The model has no term for either: the first PF_TWINS
- * candidates that read B in place and are no taller than the point are also tried prefetching
+ * cache the prefetches only cost issue slots. The model ranks such twins too (model_best at a cold
+ * point), and measurement does not wait for it: at a streamed point the first PF_TWINS candidates
+ * that read B in place and are no taller than the point are also tried prefetching
  * (4x4096x11008 cold on the Zen 5: 4x64 over the whole depth ran 20 GFLOP/s, 48 prefetching 8 rows
  * ahead, 46-49 at 4 to 32 rows; 4x768x768 with B in cache ran 175 without, 125 with). */
-static void add_prefetch_twins(point *p)
+static void add_prefetch_twins(point *p, const isa_desc *isa)
 {
     int n = p->nc, made = 0;
     for (int j = 0; j < n && made < PF_TWINS; j++) {
         tkt_row r = p->cand[j];
-        if (r.packb || r.pf || cut_to_point(p, &r).mr != r.mr) continue;
+        if (!tune_pf_twin(isa, p->stream, r.packb) || r.pf || cut_to_point(p, &r).mr != r.mr) continue;
         r.pf = TUNE_PF_ROWS;
         add_one(p, &r);
         /* the first two also shallow, as add_stream_blocks tries the plain ones: at decode shapes
@@ -485,7 +486,7 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
         if (p->exact && !o->estimated) add_even_tiles(p, isa);
         if (p->exact && !o->estimated) add_whole_k(p);
         if (p->stream) add_stream_blocks(p);
-        if (p->stream && isa->prefetch) add_prefetch_twins(p);
+        add_prefetch_twins(p, isa);
         /* the model's own ranking at the large-B corner too: there it weighs packing B differently */
         if (p->bigb && nml > 0) {
             tkt_row big[MAXC - 1];
