@@ -32,7 +32,8 @@ int main(int argc, char **argv)
     if (!f) return fprintf(stderr, "cannot write %s\n", path), 2;
     char host[160];
     machine_host(host, sizeof host);
-    fprintf(f, "tk-record 1 op=machine cpu=x host=%s bw_l2=7e+10 bw_l3=5e+10 bw_dram=2.8e+10 dram_set=1 evidence=measured date=1\n", host);
+    fprintf(f, "tk-record 1 op=machine cpu=x host=%s sweep=%d bw_l2=7e+10 bw_l3=5e+10 bw_dram=2.8e+10 dram_set=1 evidence=measured date=1\n",
+            host, machine_sweep_bytes());
     for (int i = 0; i < NK; i++) {
         l0[i].c = kernels[i], l0[i].kc = 128, l0[i].gflops = 100.0 + 3.0 * (i % 3);
         fprintf(f, "tk-record 1 op=gemm dtype=f32 cpu=x isa=avx512f level=0 tile=%ux%uvec ku=4 form=%s kc=128 result=ok gflops=%.2f spread=0.01 evidence=measured load=0.1 date=1\n",

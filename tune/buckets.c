@@ -46,7 +46,8 @@ int read_machine(const char *log, const char *cpu, double *bw_l2, double *bw_l3,
     int found = 0;
     if (!f) return 0;
     machine_host(host, sizeof host);
-    snprintf(want, sizeof want, "tk-record 1 op=machine cpu=%s host=%s ", cpu, host);
+    /* a record of narrower loads than this build's sweep is not the host's bandwidth (machine.c) */
+    snprintf(want, sizeof want, "tk-record 1 op=machine cpu=%s host=%s sweep=%d ", cpu, host, machine_sweep_bytes());
     while (fgets(line, sizeof line, f))
         if (!strncmp(line, want, strlen(want)) &&
             sscanf(line + strlen(want), "bw_l2=%lf bw_l3=%lf bw_dram=%lf", bw_l2, bw_l3, bw_dram) == 3)
