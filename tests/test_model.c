@@ -77,6 +77,12 @@ int main(void)
             }
         double t = model_time(&h, &d, 4, 4096, 4096), tpf = model_time(&h, &dpf, 4, 4096, 4096);
         TKT_CHECK(tpf < 0.9 * t, "4x4096x4096 at kc 512 past %g streams: prefetching %g of plain", h.streams, tpf / t);
+        /* a B no wider than the tile is its rows back to back: one stream, whatever the depth, so
+         * the stream limit must not make a deep block dearer than a shallow one */
+        model_config deep = d, shallow = d;
+        deep.kc = 1024, shallow.kc = 64;
+        double td = model_time(&h, &deep, 4, 80, 4096), ts = model_time(&h, &shallow, 4, 80, 4096);
+        TKT_CHECK(td <= ts, "4x80x4096, one column tile: kc 1024 %g of kc 64 past %g streams", td / ts, h.streams);
     }
     return tkt_finish("test_model");
 }

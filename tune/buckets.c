@@ -39,19 +39,24 @@ int read_level0(const char *log, const char *cpu, measured_l0 *out, int cap)
     return n < cap ? n : cap;
 }
 
-int read_machine(const char *log, const char *cpu, double *bw_l2, double *bw_l3, double *bw_dram)
+int read_machine(const char *log, const char *cpu, double *bw_l2, double *bw_l3, double *bw_dram, double lat[3])
 {
     FILE *f = fopen(log, "r");
     char line[1024], want[300], host[160];
     int found = 0;
+    double b[3], l[3];
     if (!f) return 0;
     machine_host(host, sizeof host);
     /* a record of narrower loads than this build's sweep is not the host's bandwidth (machine.c) */
     snprintf(want, sizeof want, "tk-record 1 op=machine cpu=%s host=%s sweep=%d ", cpu, host, machine_sweep_bytes());
     while (fgets(line, sizeof line, f))
         if (!strncmp(line, want, strlen(want)) &&
-            sscanf(line + strlen(want), "bw_l2=%lf bw_l3=%lf bw_dram=%lf", bw_l2, bw_l3, bw_dram) == 3)
-            found = 1; /* the last record wins */
+            sscanf(line + strlen(want), "bw_l2=%lf bw_l3=%lf bw_dram=%lf lat_l2=%lf lat_l3=%lf lat_dram=%lf", &b[0],
+                   &b[1], &b[2], &l[0], &l[1], &l[2]) == 6) {
+            /* the last whole record wins; one without latencies (before session 15) is measured again */
+            found = 1, *bw_l2 = b[0], *bw_l3 = b[1], *bw_dram = b[2];
+            for (int i = 0; lat && i < 3; i++) lat[i] = l[i] * 1e-9;
+        }
     fclose(f);
     return found;
 }

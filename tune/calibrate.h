@@ -1,6 +1,6 @@
-/* calibrate.h - the model's machine: capacities from the table, bandwidths from the log's machine
- * record, and the constants the model cannot measure directly (latencies, the fixed costs of a call
- * and of a microkernel call, the core's packing rate) fitted to the log's whole-shape measurements
+/* calibrate.h - the model's machine: capacities from the table, bandwidths and latencies from the
+ * log's machine record, and the constants the model cannot measure directly (the fixed costs of a
+ * call and of a microkernel call, the core's packing rate, the prefetchers' streams) fitted to the log's whole-shape measurements
  * (see calibrate.c). */
 #ifndef TK_TUNE_CALIBRATE_H
 #define TK_TUNE_CALIBRATE_H
@@ -18,7 +18,8 @@ typedef struct {
 typedef struct {
     int records, groups;   /* what the fit used */
     double before, after;  /* calib_score with the default constants and with the fitted ones */
-    int have_bw;           /* 1: bandwidths from the log's machine record, 0: assumed from dram_gbs */
+    int have_bw;           /* 1: bandwidths and latencies from the log's machine record (the latencies
+                            * are then not fitted), 0: assumed from dram_gbs */
     model_machine base;    /* the machine with the default constants, before the fit */
     double held[2];        /* fold f (half the shapes) ranked by constants fitted to the other fold */
     double held_base[2];   /* ... and by the defaults */

@@ -6,9 +6,11 @@
 #include "candidates.h"
 /* Median streaming-read bandwidth in bytes/s over a working set of `bytes`, `reps` repetitions. */
 double measure_read_bw(size_t bytes, int reps);
+/* Median nanoseconds of one dependent load out of a working set of `bytes` (a random pointer chase). */
+double measure_latency(size_t bytes, int reps);
 /* The bytes per load of the bandwidth sweep (the host's widest vector; the sweep= field of op=machine). */
 int machine_sweep_bytes(void);
-/* Measures the bandwidths of the CPU's cache levels and DRAM (sizes from its table) into one
+/* Measures the bandwidths and latencies of the CPU's cache levels and DRAM (sizes from its table) into one
  * op=machine record line, appended to `log` when it is not NULL; 0 when that fails. */
 int machine_record(const char *cpu, const cand_caps *k, const char *log, char *line, size_t cap);
 /* The host processor's name as the OS reports it (/proc/cpuinfo: "model name", else "CPU part"),

@@ -66,8 +66,14 @@ static double level1(const model_machine *h, const model_config *c, double mcur,
          * is kcur rows of B, one access stream each (the next panel continues them): past the
          * prefetchers' stream capacity the rows arrive at a fraction of the bandwidth (1 x 4096 x
          * 4096 ran 1.3x faster at kc 8 than at kc 64); a kernel that prefetches B rows itself
-         * (c->pf) does not depend on them */
-        const double rows_bw = h->streams > 0 && !c->pf ? bw_src * fmin(1.0, h->streams / kcur) : bw_src;
+         * (c->pf) does not depend on them, and a panel as wide as B (one column tile) is its rows
+         * back to back, one stream (the limit had the model take kc 64 at 13 x 13 x 2003, at 0.68
+         * of kc 768). The limit is one of memory: rows out of the L3 come soon enough without the
+         * prefetchers (charged for B in L3 too, it fitted to no limit at all, and the model then
+         * could not tell a decode kernel that prefetches from one that does not: 0.26-0.38 of the
+         * oracle at 2x2003x401 and 5x2801x331 cold) */
+        const int limited = h->streams > 0 && !c->pf && tj > 1 && lat_src >= h->lat_dram;
+        const double rows_bw = limited ? bw_src * fmin(1.0, h->streams / kcur) : bw_src;
         load = transfer(c->nr * kcur * f, lat_src, rows_bw) / ti + transfer(c->mr * kcur * f, h->lat_l2, h->bw_l2) +
                transfer(mcur * kcur * f, lat_src, bw_src) / (ti * tj);
     }

@@ -404,8 +404,8 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
     mkdir(po->work, 0777);
     if (!o->dry_run) lock_run(po->log); /* held until exit */
     /* 1. machine (a dry or estimated run assumes bandwidths from the table's dram_gbs instead) */
-    if (!read_machine(po->log, po->cpu, &bw2, &bw3, &bwd) && !o->dry_run && !o->estimated &&
-        (!machine_record(po->cpu, k, po->log, line, sizeof line) || !read_machine(po->log, po->cpu, &bw2, &bw3, &bwd)))
+    if (!read_machine(po->log, po->cpu, &bw2, &bw3, &bwd, NULL) && !o->dry_run && !o->estimated &&
+        (!machine_record(po->cpu, k, po->log, line, sizeof line) || !read_machine(po->log, po->cpu, &bw2, &bw3, &bwd, NULL)))
         die("could not measure this machine's bandwidths");
     phase[0] = now() - t0;
 
