@@ -215,7 +215,9 @@ model_machine calib_machine(const char *log, const char *cpu, const tkt_table *t
     h.bw_l2 = bw2, h.bw_l3 = bw3, h.bw_dram = bwd;
     /* measured latencies are kept as measured: fitted, they wandered from log to log (DRAM 32 ns in
      * one session 14 fit, 1440 ns in the next) and the model with them ranked held-out shapes worse */
-    h.lat_l2 = lat[0], h.lat_l3 = lat[1], h.lat_dram = lat[2], h.launch = 50e-9, h.cores = k->cores;
+    /* a farther level that read faster is noise: it gets the nearer level's latency */
+    h.lat_l2 = lat[0], h.lat_l3 = fmax(lat[1], lat[0]), h.lat_dram = fmax(lat[2], h.lat_l3);
+    h.launch = 50e-9, h.cores = k->cores;
     h.call = 0, h.pack_bw = 0, h.streams = 0;
     int n = calib_read(log, cpu, k, l0, n0, recs, (int)(sizeof recs / sizeof recs[0]), &groups);
     info->records = n, info->groups = groups;
