@@ -455,6 +455,10 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
              * kc 16 tied kc 64 at 16x4096x4096 and ran 0.81-0.83x as fast at 16x11008x4096, in
              * three bench runs; the table had taken kc 16 from the 4096-wide corner alone). */
             k1 = STREAM_K1, k2 = STREAM_K2, p->stream = 1, p->wide = open;
+            /* The third shape takes the cell's fewest rows, not its middle: a decode cell is a few
+             * rows wide, and a tile chosen at its top wastes most at its bottom (9..12 rows took
+             * 6x64 at 12 and 10 rows, and 9x2048x1536 ran at 0.73 of the oracle's 9x48) */
+            mm = (double)cells[i].m.lo;
         }
         /* Wide open cells (n past the grid's edge) with more rows: a weight matrix larger than the
          * last-level cache, as a prefill or a large layer multiplies. The grid's own corner (n and k at
