@@ -11,9 +11,10 @@ rm -rf "$work" && mkdir -p "$work"
 log="$work/records.log" out="$work/generic.tkt"
 fp=$("$tktune" candidates --root "$root" --cpu generic | sed -n "s/^records of this code carry \(kernels=[0-9a-f]*\).*/\1/p")
 [ -n "$fp" ] && ok || bad "tktune candidates names no code fingerprint"
-host=$("$tktune" machine --root "$root" --cpu generic | sed -n 's/^tk-record 1 op=machine cpu=generic host=\([^ ]*\) .*/\1/p')
+rec=$("$tktune" machine --root "$root" --cpu generic)
+host=$(echo "$rec" | sed -n 's/^tk-record 1 op=machine cpu=generic host=\([^ ]*\) .*/\1/p')
 [ -n "$host" ] && ok || bad "tktune machine's record names no host"
-sweep=$("$tktune" machine --root "$root" --cpu generic | sed -n 's/^tk-record 1 op=machine .* sweep=\([0-9]*\) .*/\1/p')
+sweep=$(echo "$rec" | sed -n 's/^tk-record 1 op=machine .* sweep=\([0-9]*\) .*/\1/p')
 [ -n "$sweep" ] && ok || bad "tktune machine's record names no sweep width"
 cat > "$log" <<LOG
 tk-record 1 op=machine cpu=generic host=$host sweep=$sweep bw_l2=5e+10 bw_l3=2e+10 bw_dram=8e+09 lat_l2=4 lat_l3=30 lat_dram=120 dram_set=8388608 evidence=measured date=1

@@ -159,8 +159,9 @@ static model_machine search(const model_machine *h, const calib_rec *recs, int n
     *score = score_on(&cur, recs, n, fold);
     for (int sweep = 0; sweep < 8; sweep++) {
         int moved = 0;
-        for (int p = 0; p < 7; p++)
-            for (unsigned s = 0; s < sizeof step / sizeof step[0] && !(lat_fixed && p >= 3 && p <= 5); s++) {
+        for (int p = 0; p < 7; p++) {
+            if (lat_fixed && p >= 3 && p <= 5) continue; /* lat_l2, lat_l3, lat_dram (param) */
+            for (unsigned s = 0; s < sizeof step / sizeof step[0]; s++) {
                 model_machine trial = cur;
                 double v = *param(&trial, p) * step[s];
                 if (v < lo[p] || v > hi[p]) continue;
@@ -169,6 +170,7 @@ static model_machine search(const model_machine *h, const calib_rec *recs, int n
                 double sc = score_on(&trial, recs, n, fold);
                 if (sc > *score + 1e-4) *score = sc, cur = trial, moved = 1;
             }
+        }
         if (!moved) break;
     }
     return cur;

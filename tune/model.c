@@ -31,6 +31,12 @@ static double pack(const model_machine *h, double bytes, double latency, double 
     return transfer(bytes, latency, bandwidth) + (h->pack_bw > 0 ? bytes / h->pack_bw : 0.0);
 }
 
+/* where a loop's operands come from: that level's bandwidth and latency, and whether it is memory */
+typedef struct {
+    double bw, lat;
+    int mem;
+} source;
+
 int model_fits(const model_machine *h, const model_config *c)
 {
     const double f = 4.0;
@@ -45,7 +51,7 @@ int model_fits(const model_machine *h, const model_config *c)
  * shape's edge are computed with the rest of their tile (masked, not skipped); so are its columns,
  * unless the kernels narrow a ragged column tile to the vectors it needs (c->narrow). */
 static double level1(const model_machine *h, const model_config *c, double mcur, double ncur, double kcur,
-                     double nblock, double bw_src, double lat_src)
+                     double nblock, const source *src)
 {
     const double f = 4.0, ti = cdiv(mcur, c->mr), tj = cdiv(ncur, c->nr);
     /* the mean width computed per tile: the last column tile may be narrower */
@@ -72,10 +78,10 @@ static double level1(const model_machine *h, const model_config *c, double mcur,
          * prefetchers (charged for B in L3 too, it fitted to no limit at all, and the model then
          * could not tell a decode kernel that prefetches from one that does not: 0.26-0.38 of the
          * oracle at 2x2003x401 and 5x2801x331 cold) */
-        const int limited = h->streams > 0 && !c->pf && tj > 1 && lat_src >= h->lat_dram;
-        const double rows_bw = limited ? bw_src * fmin(1.0, h->streams / kcur) : bw_src;
-        load = transfer(c->nr * kcur * f, lat_src, rows_bw) / ti + transfer(c->mr * kcur * f, h->lat_l2, h->bw_l2) +
-               transfer(mcur * kcur * f, lat_src, bw_src) / (ti * tj);
+        const int limited = h->streams > 0 && !c->pf && tj > 1 && src->mem;
+        const double rows_bw = limited ? src->bw * fmin(1.0, h->streams / kcur) : src->bw;
+        load = transfer(c->nr * kcur * f, src->lat, rows_bw) / ti + transfer(c->mr * kcur * f, h->lat_l2, h->bw_l2) +
+               transfer(mcur * kcur * f, src->lat, src->bw) / (ti * tj);
     }
     /* the row tiles after the first find the B micro-panel in L1 only when it fits half of it;
      * otherwise each reads it again from L2 (6x64 at kc 1024 ran at half the rate of 14x32 at kc
@@ -93,13 +99,14 @@ static double level1(const model_machine *h, const model_config *c, double mcur,
 /* level 2: the ic loop over m for one kcur x ncur block of B. Packing is work of the core itself,
  * so it adds to the time (read from where A lives, written at the copy rate). */
 static double level2(const model_machine *h, const model_config *c, double m, double mc, double ncur, double kcur,
-                     double nblock, double bw_src, double lat_src)
+                     double nblock, const source *src)
 {
     const double f = 4.0, full = floor(m / mc), rest = m - full * mc;
-    const double t1 = full > 0 ? level1(h, c, mc, ncur, kcur, nblock, bw_src, lat_src) : 0;
-    const double t1r = rest > 0 ? level1(h, c, rest, ncur, kcur, nblock, bw_src, lat_src) : 0;
+    const double t1 = full > 0 ? level1(h, c, mc, ncur, kcur, nblock, src) : 0;
+    const double t1r = rest > 0 ? level1(h, c, rest, ncur, kcur, nblock, src) : 0;
     if (!c->pack_a) return full * t1 + t1r; /* the tiles' own loads stream A in place */
-    return full * (t1 + pack(h, mc * kcur * f, lat_src, bw_src)) + (rest > 0 ? t1r + pack(h, rest * kcur * f, lat_src, bw_src) : 0);
+    return full * (t1 + pack(h, mc * kcur * f, src->lat, src->bw)) +
+           (rest > 0 ? t1r + pack(h, rest * kcur * f, src->lat, src->bw) : 0);
 }
 
 double model_time(const model_machine *h, const model_config *c, double m, double n, double k)
@@ -118,8 +125,9 @@ double model_time(const model_machine *h, const model_config *c, double m, doubl
      * for operands that sit in L2 made the model pay latencies a small product never sees, and
      * favour tall tiles that waste rows. */
     const double foot = c->cold ? INFINITY : (m * k + k * n + m * n) * f;
-    const double bw_src = foot <= h->l2_bytes ? h->bw_l2 : foot <= h->l3_bytes ? h->bw_l3 : h->bw_dram;
-    const double lat_src = foot <= h->l2_bytes ? h->lat_l2 : foot <= h->l3_bytes ? h->lat_l3 : h->lat_dram;
+    const source src = foot <= h->l2_bytes   ? (source){h->bw_l2, h->lat_l2, 0}
+                       : foot <= h->l3_bytes ? (source){h->bw_l3, h->lat_l3, 0}
+                                             : (source){h->bw_dram, h->lat_dram, 1};
     /* the blocks: mc rows of A; nc columns of packed B (read in place, B is one block of all n);
      * kc deep. A loop whose bound is not a multiple of its block ends with a shorter step, which
      * costs what it computes (charging it a whole block made the model prefer blocks that happen to
@@ -135,8 +143,8 @@ double model_time(const model_machine *h, const model_config *c, double m, doubl
         double step[2], load[2];
         for (int jk = 0; jk < 2; jk++) {
             const double kcur = jk ? krest : kc;
-            step[jk] = kcur > 0 ? level2(h, c, m, mc, ncur, kcur, nc, bw_src, lat_src) : 0;
-            load[jk] = kcur > 0 ? (c->pack_b ? pack(h, kcur * ncur * f, lat_src, bw_src) : 0) : 0;
+            step[jk] = kcur > 0 ? level2(h, c, m, mc, ncur, kcur, nc, &src) : 0;
+            load[jk] = kcur > 0 ? (c->pack_b ? pack(h, kcur * ncur * f, src.lat, src.bw) : 0) : 0;
         }
         /* packed B adds its copy to each step; B read in place streams under the tiles */
         t3 += nsteps * (kfull * (step[0] + load[0]) + (krest > 0 ? step[1] + load[1] : 0));
