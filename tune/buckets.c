@@ -71,21 +71,42 @@ static const unsigned long long m_hi[] = {1, 4, 6, 8, 12, 16, 32, 64, 128, 256, 
 static const unsigned long long n_hi[] = {16, 32, 64, 128, 256, 512, 1024, 0};
 #define NM (sizeof m_hi / sizeof m_hi[0])
 #define NN (sizeof n_hi / sizeof n_hi[0])
+/* Decode (at most FINE_M rows against B rows wider than FINE_N floats) gets a cell per row count:
+ * there a tile's dead rows cost a whole pass over a B that comes from memory, and the best tile at a
+ * band's bottom is not the one at its top (9x48 against 6x64 at 9 rows of 9..12: 1.35x at
+ * 9x2048x1536, while 6x64 wins at 12). */
+#define FINE_M 16
+#define FINE_N 512
+
+static int add_cell(grid_cell *cells, int cap, int n, range m, range nr, double open)
+{
+    if (n < cap) {
+        cells[n].m = m, cells[n].n = nr;
+        /* representative: the top edge (tile and block fits are tightest there); open: `open` */
+        cells[n].ms = m.hi != TK_SIZE_INF ? (double)m.hi : open;
+        cells[n].ns = nr.hi != TK_SIZE_INF ? (double)nr.hi : open;
+    }
+    return n + 1;
+}
 
 int grid_cells(grid_cell *cells, int cap, double open)
 {
     int n = 0;
-    for (unsigned a = 0; a < NM; a++)
-        for (unsigned b = 0; b < NN; b++, n++) {
-            if (n >= cap) continue;
-            cells[n].m.lo = a ? m_hi[a - 1] + 1 : 1;
-            cells[n].m.hi = m_hi[a] ? m_hi[a] : TK_SIZE_INF;
-            cells[n].n.lo = b ? n_hi[b - 1] + 1 : 1;
-            cells[n].n.hi = n_hi[b] ? n_hi[b] : TK_SIZE_INF;
-            /* representative: the top edge (tile and block fits are tightest there); open: `open` */
-            cells[n].ms = m_hi[a] ? (double)m_hi[a] : open;
-            cells[n].ns = n_hi[b] ? (double)n_hi[b] : open;
+    for (unsigned a = 0; a < NM; a++) {
+        const range m = {a ? m_hi[a - 1] + 1 : 1, m_hi[a] ? m_hi[a] : TK_SIZE_INF};
+        const int fine = m.hi <= FINE_M && m.hi > m.lo;
+        for (unsigned b = 0; b < NN; b++) {
+            const range nr = {b ? n_hi[b - 1] + 1 : 1, n_hi[b] ? n_hi[b] : TK_SIZE_INF};
+            if (!fine || nr.lo <= FINE_N) n = add_cell(cells, cap, n, m, nr, open);
         }
+        /* the band's decode cells after its others, row count by row count (merge_grid joins a run
+         * of cells of one m range) */
+        for (unsigned long long r = m.lo; fine && r <= m.hi; r++)
+            for (unsigned b = 0; b < NN; b++) {
+                const range one = {r, r}, nr = {b ? n_hi[b - 1] + 1 : 1, n_hi[b] ? n_hi[b] : TK_SIZE_INF};
+                if (nr.lo > FINE_N) n = add_cell(cells, cap, n, one, nr, open);
+            }
+    }
     return n;
 }
 
@@ -156,23 +177,20 @@ int model_best(const isa_desc *isa, const cand_caps *k, const model_machine *h, 
 int merge_grid(const tkt_row *cells, int ncells, tkt_row *rows, int cap)
 {
     int n = 0;
-    (void)ncells;
-    /* within an m range, a run of n buckets with one winner becomes one row */
-    for (unsigned a = 0; a < NM; a++) {
-        const tkt_row *line = cells + a * NN;
-        unsigned b = 0;
-        while (b < NN) {
-            unsigned e = b;
-            while (e + 1 < NN && same_choice(&line[b], &line[e + 1])) e++;
-            if (n < cap) {
-                rows[n] = line[b];
-                rows[n].n.hi = line[e].n.hi;
-            }
-            n++;
-            b = e + 1;
+    /* a run of cells of one m range, adjacent in n, with one winner becomes one row */
+    for (int b = 0; b < ncells;) {
+        int e = b;
+        while (e + 1 < ncells && cells[e + 1].m.lo == cells[b].m.lo && cells[e + 1].m.hi == cells[b].m.hi &&
+               cells[e + 1].n.lo == cells[e].n.hi + 1 && same_choice(&cells[b], &cells[e + 1]))
+            e++;
+        if (n < cap) {
+            rows[n] = cells[b];
+            rows[n].n.hi = cells[e].n.hi;
         }
+        n++;
+        b = e + 1;
     }
-    if (n > cap) return -1;
+    if (n > cap || n == 0) return -1;
     /* the last row must be the catch-all */
     rows[n - 1].m.lo = rows[n - 1].n.lo = 1;
     rows[n - 1].m.hi = rows[n - 1].n.hi = TK_SIZE_INF;
@@ -182,10 +200,10 @@ int merge_grid(const tkt_row *cells, int ncells, tkt_row *rows, int cap)
 int choose_rows(const isa_desc *isa, const cand_caps *k, const model_machine *h, const measured_l0 *l0, int n0,
                 tkt_row *rows, int cap)
 {
-    static grid_cell cells[NM * NN];
-    static tkt_row grid[NM * NN];
+    static grid_cell cells[GRID_MAX];
+    static tkt_row grid[GRID_MAX];
     static const double ks[3] = {64, 512, 4096};
-    int nc = grid_cells(cells, NM * NN, 4096);
+    int nc = grid_cells(cells, GRID_MAX, 4096);
     if (n0 <= 0) return 0;
     for (int i = 0; i < nc; i++) {
         tkt_row *win = &grid[i];

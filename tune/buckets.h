@@ -21,8 +21,9 @@ typedef struct {
     double ms, ns;
 } grid_cell;
 
-/* The grid's buckets, m-major (rows of n buckets), an open-ended range represented by `open`;
- * returns how many there are. */
+/* The grid's buckets, m-major (for each m band its cells in n order, then its decode cells, one m
+ * range each), an open-ended range represented by `open`; returns how many there are (<= GRID_MAX). */
+#define GRID_MAX 160
 int grid_cells(grid_cell *cells, int cap, double open);
 /* 1 when two rows make the same decisions (ranges aside). */
 int same_choice(const tkt_row *a, const tkt_row *b);
@@ -32,8 +33,8 @@ int same_choice(const tkt_row *a, const tkt_row *b);
  * place is also ranked prefetching B (pf = TUNE_PF_ROWS), where the ISA has prefetching kernels. */
 int model_best(const isa_desc *isa, const cand_caps *k, const model_machine *h, const measured_l0 *l0, int n0,
                double ms, double ns, const double *ks, int nks, int cold, tkt_row *out, int want);
-/* One winner per grid cell (as grid_cells orders them) to rows: neighbours in n with the same
- * winner merged, the last row made the catch-all; returns the count (-1: cap too small). */
+/* One winner per grid cell (as grid_cells orders them) to rows: cells next to each other in that
+ * order, of one m range and adjacent in n, with the same winner merged, the last row made the catch-all; returns the count (-1: cap too small). */
 int merge_grid(const tkt_row *cells, int ncells, tkt_row *rows, int cap);
 /* Rows for the grid's buckets, merged, last row the catch-all; returns the count (-1: cap too small). */
 int choose_rows(const isa_desc *isa, const cand_caps *k, const model_machine *h, const measured_l0 *l0, int n0,

@@ -389,11 +389,11 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
                const cand_l0 *l0, int n0)
 {
     static point pts[MAXPTS];
-    static grid_cell cells[128];
+    static grid_cell cells[GRID_MAX];
     static measured_l0 ml[4096];
     static cand_l0 pick[8192];
     static unsigned long long kcs[8192];
-    static tkt_row all[MAXPTS * MAXC], cellwin[128];
+    static tkt_row all[MAXPTS * MAXC], cellwin[GRID_MAX];
     static tkt_table nt;
     const profile_opts *po = &o->po;
     double phase[6] = {0}, t0 = now(), bw2, bw3, bwd;
@@ -428,7 +428,7 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
     double maxdim = o->max_dim > 0 ? o->max_dim : floor(cbrt(t->peak_gflops * 1e9 * 0.05 / 2) / 64) * 64;
     if (maxdim > 2048) maxdim = 2048;
     if (maxdim < 16) maxdim = 16;
-    int ncells = grid_cells(cells, 128, maxdim);
+    int ncells = grid_cells(cells, GRID_MAX, maxdim);
     if (o->shapes && (np = read_shape_points(o->shapes, pts, 0, MAXPTS - ncells)) < 0) return 1;
     int nexact = np;
     for (int i = 0; i < ncells; i++, np++) {

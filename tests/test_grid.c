@@ -1,0 +1,68 @@
+/* The retune's shape grid (tune/buckets.c): its cells cover every (m, n) exactly once, decode shapes
+ * (m <= 16, n > 512) have a cell of their own row count, and merging the cells' winners into table
+ * rows loses no cell's choice: a shape's first matching row makes its cell's decision. */
+#include "../tune/buckets.h"
+#include "tktest.h"
+
+static int contains(range r, unsigned long long v) { return r.lo <= v && v <= r.hi; }
+
+int main(void)
+{
+    static grid_cell cells[GRID_MAX + 1];
+    static tkt_row win[GRID_MAX], rows[GRID_MAX];
+    tkt_init();
+    int nc = grid_cells(cells, GRID_MAX + 1, 2048);
+    TKT_CHECK(nc > 0 && nc <= GRID_MAX, "%d cells, room for %d", nc, GRID_MAX);
+
+    /* the edges, one either side of each, and random points */
+    static const unsigned long long edge[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 13, 16, 17, 32, 33, 64, 65, 128, 129, 256,
+                                              257, 511, 512, 513, 1024, 1025, 2048, 4096, 11008, 100000};
+    const int ne = (int)(sizeof edge / sizeof edge[0]);
+    for (int t = 0; t < ne * ne + 2000; t++) {
+        unsigned long long m = t < ne * ne ? edge[t / ne] : tkt_range(1, 3000);
+        unsigned long long n = t < ne * ne ? edge[t % ne] : tkt_range(1, 20000);
+        int hits = 0, at = -1;
+        for (int i = 0; i < nc; i++)
+            if (contains(cells[i].m, m) && contains(cells[i].n, n)) hits++, at = i;
+        TKT_CHECK(hits == 1, "%llux%llu lies in %d cells", m, n, hits);
+        if (hits != 1) continue;
+        if (m <= 16 && n > 512)
+            TKT_CHECK(cells[at].m.lo == m && cells[at].m.hi == m, "decode %llux%llu in the cell of %llu..%llu rows", m,
+                      n, cells[at].m.lo, cells[at].m.hi);
+        /* the representative shape is in its cell, or at the open end */
+        TKT_CHECK(cells[at].ms >= (double)cells[at].m.lo && (cells[at].m.hi == TK_SIZE_INF || cells[at].ms == (double)cells[at].m.hi),
+                  "cell %d stands for %.0f rows", at, cells[at].ms);
+    }
+
+    /* winners that vary by row count and width, equal over runs of n: rows merge, decisions stay */
+    for (int i = 0; i < nc; i++) {
+        memset(&win[i], 0, sizeof win[i]);
+        win[i].m = cells[i].m, win[i].n = cells[i].n;
+        win[i].k.lo = 1, win[i].k.hi = TK_SIZE_INF;
+        win[i].mr = (unsigned)(cells[i].m.lo % 7) + 1;
+        win[i].nr = cells[i].n.lo > 512 ? 64 : cells[i].n.lo > 64 ? 32 : 16;
+        win[i].kc = 256, win[i].mc = win[i].mr, win[i].nc = win[i].nr, win[i].split = 'm', win[i].order = 'n';
+    }
+    int nr = merge_grid(win, nc, rows, GRID_MAX);
+    TKT_CHECK(nr > 0 && nr < nc, "%d rows from %d cells: equal neighbours not merged", nr, nc);
+    TKT_CHECK(nr > 0 && rows[nr - 1].m.lo == 1 && rows[nr - 1].m.hi == TK_SIZE_INF && rows[nr - 1].n.lo == 1 &&
+                  rows[nr - 1].n.hi == TK_SIZE_INF,
+              "the last row is not the catch-all");
+    for (int i = 0; i < nc && nr > 0; i++) {
+        /* each cell's corners and middle find its own decision first */
+        unsigned long long ms[3] = {cells[i].m.lo, cells[i].m.hi == TK_SIZE_INF ? 5000 : cells[i].m.hi,
+                                    (cells[i].m.lo + (cells[i].m.hi == TK_SIZE_INF ? 5000 : cells[i].m.hi)) / 2};
+        unsigned long long ns[3] = {cells[i].n.lo, cells[i].n.hi == TK_SIZE_INF ? 30000 : cells[i].n.hi,
+                                    (cells[i].n.lo + (cells[i].n.hi == TK_SIZE_INF ? 30000 : cells[i].n.hi)) / 2};
+        for (int a = 0; a < 3; a++)
+            for (int b = 0; b < 3; b++) {
+                int r = 0;
+                while (r < nr && !(contains(rows[r].m, ms[a]) && contains(rows[r].n, ns[b]))) r++;
+                TKT_CHECK(r < nr && same_choice(&rows[r], &win[i]), "%llux%llu (cell %d) finds row %d, not its cell's choice",
+                          ms[a], ns[b], i, r);
+            }
+    }
+    /* a cap too small is an error, not a cut table */
+    TKT_CHECK(merge_grid(win, nc, rows, 3) == -1, "merge_grid wrote past its cap's worth of rows");
+    return tkt_finish("test_grid");
+}
