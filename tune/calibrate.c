@@ -249,18 +249,21 @@ const char *calib_describe(const model_machine *h, const calib_info *info, char 
     if (h->call > 0) snprintf(call, sizeof call, "%.1f ns", h->call * 1e9);
     if (h->pack_bw > 0) snprintf(pack, sizeof pack, "%.3g B/s", h->pack_bw);
     if (h->streams > 0) snprintf(streams, sizeof streams, "%.0f", h->streams);
+    /* the two-fold check runs only where a fit does: no "0.000" for a fit never tried */
+    char twofold[160] = "";
+    if (info->groups >= CALIB_MIN_GROUPS)
+        snprintf(twofold, sizeof twofold, "; fitted to half the shapes, the other half %.3f and %.3f (defaults %.3f and %.3f)",
+                 info->held[0], info->held[1], info->held_base[0], info->held_base[1]);
     snprintf(buf, cap,
              "launch %.0f ns, microkernel call %s, packing %s, %s streams; latency L2 %.1f L3 %.1f DRAM %.0f ns, "
              "bandwidth L2 %.3g L3 %.3g DRAM %.3g B/s (%s); %s %d measurements in %d groups: first choice "
-             "%.3f of the group's best (defaults %.3f); fitted to half the shapes, the other half %.3f and %.3f "
-             "(defaults %.3f and %.3f)",
+             "%.3f of the group's best (defaults %.3f)%s",
              h->launch * 1e9, call, pack, streams, h->lat_l2 * 1e9, h->lat_l3 * 1e9, h->lat_dram * 1e9, h->bw_l2,
              h->bw_l3, h->bw_dram, info->have_bw ? "measured" : "assumed",
              info->after > info->before ? "fitted to"
              : info->groups < CALIB_MIN_GROUPS ? "defaults, too few to fit:"
              : info->overfit                   ? "defaults kept, a fit to half the shapes ranked the other half worse:"
                                                : "defaults kept, no fit ranked better:",
-             info->records,
-             info->groups, info->after, info->before, info->held[0], info->held[1], info->held_base[0], info->held_base[1]);
+             info->records, info->groups, info->after, info->before, twofold);
     return buf;
 }
