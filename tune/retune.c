@@ -170,18 +170,22 @@ static void add_cand(point *p, const tkt_row *r)
     add_one(p, &c);
 }
 
-/* A tall candidate is out wherever its twin ran: measurement cannot be trusted to drop it, as where B
- * streams from memory the dead FMAs hide under the loads (the zen4 table had come to run 2x128 for
- * m = 1; at 1x768x768 from memory, kernels called directly, 2x128 ran 7.3 GFLOP/s and 1x128 8.7). A
- * tall previous choice is then out too, so the point's best wins outright. It stays only where its
- * twin failed (a crashing kernel): the rows' heights are not a correctness matter. */
+/* A tall candidate is out wherever its twin ran within the noise of it: where B streams from memory
+ * the dead FMAs hide under the loads, so a tie says nothing, and then the twin, which does less,
+ * takes its place (the zen4 table had come to run 2x128 for m = 1; at 1x768x768 from memory,
+ * kernels called directly, 2x128 ran 7.3 GFLOP/s and 1x128 8.7). A tall one clearly faster than
+ * its twin stays and competes: dropped whatever it measured, the tall 4x48 pf8 that ran
+ * 2x4096x512 cold at 31.1-31.9 against its twin's 29.7 left the 2-row cell to 2x112 (30.7) with
+ * no pairing against the row users ran, and on twenty shapes of the 2..5-row cells the new rows
+ * lost up to 5% (tune/results/zen5-retune-s16b.txt). A tall previous choice that is out leaves the
+ * point's best to win outright. The rows' heights are not a correctness matter. */
 static void drop_tall(point *p)
 {
     for (int j = 0; j < p->nc; j++) {
         tkt_row c = cut_to_point(p, &p->cand[j]);
         if (c.mr == p->cand[j].mr) continue;
         for (int t = 0; t < p->nc; t++)
-            if (same_choice(&p->cand[t], &c) && p->score[t] > 0) p->score[j] = 0;
+            if (same_choice(&p->cand[t], &c) && p->score[t] > 0 && p->score[t] * NOISE >= p->score[j]) p->score[j] = 0;
     }
 }
 
