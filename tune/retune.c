@@ -70,6 +70,7 @@ typedef struct {
     double score[MAXC];     /* geometric mean GFLOP/s over the depths; 0 failed; -1 not measured */
     double confirmed;       /* a changed choice: median challenger/previous ratio of the paired re-measurements */
     int win;
+    int inc;                /* the incumbent a challenger must beat: 0, or the twin of a tall cand[0] */
     int noisy;              /* a streamed point measured while another machine used the memory: kept */
 } point;
 
@@ -170,23 +171,35 @@ static void add_cand(point *p, const tkt_row *r)
     add_one(p, &c);
 }
 
-/* A tall candidate is out wherever its twin ran within the noise of it: where B streams from memory
- * the dead FMAs hide under the loads, so a tie says nothing, and then the twin, which does less,
- * takes its place (the zen4 table had come to run 2x128 for m = 1; at 1x768x768 from memory,
- * kernels called directly, 2x128 ran 7.3 GFLOP/s and 1x128 8.7). A tall one clearly faster than
- * its twin stays and competes: dropped whatever it measured, the tall 4x48 pf8 that ran
- * 2x4096x512 cold at 31.1-31.9 against its twin's 29.7 left the 2-row cell to 2x112 (30.7) with
- * no pairing against the row users ran, and on twenty shapes of the 2..5-row cells the new rows
- * lost up to 5% (tune/results/zen5-retune-s16b.txt). A tall previous choice that is out leaves the
- * point's best to win outright. The rows' heights are not a correctness matter. */
+/* A tall candidate is out wherever its twin ran: measurement cannot be trusted to drop it, as where B
+ * streams from memory the dead FMAs hide under the loads (the zen4 table had come to run 2x128 for
+ * m = 1; at 1x768x768 from memory, kernels called directly, 2x128 ran 7.3 GFLOP/s and 1x128 8.7).
+ * A tall previous choice is then out too, and its twin stands in for it as the incumbent
+ * (incumbent()). It stays only where its twin failed (a crashing kernel): the rows' heights are not
+ * a correctness matter. */
 static void drop_tall(point *p)
 {
     for (int j = 0; j < p->nc; j++) {
         tkt_row c = cut_to_point(p, &p->cand[j]);
         if (c.mr == p->cand[j].mr) continue;
         for (int t = 0; t < p->nc; t++)
-            if (same_choice(&p->cand[t], &c) && p->score[t] > 0 && p->score[t] * NOISE >= p->score[j]) p->score[j] = 0;
+            if (same_choice(&p->cand[t], &c) && p->score[t] > 0) p->score[j] = 0;
     }
+}
+
+/* What a challenger must beat by the noise margin, and in the paired re-measurement: the previous
+ * choice, or, where drop_tall took that out as tall, its twin, the same decisions less the dead
+ * rows. Until session 16 a tall previous choice left the point's best to win outright, never
+ * paired against anything: the 2-, 3- and 5-row decode cells went to 2x112, 3x80 and 5x80 pf8,
+ * and on twenty shapes of those cells the new rows read a geomean 0.998-1.011 of the tall ones,
+ * with losses to 0.95 (tune/results/zen5-retune-s16b.txt). */
+static int incumbent(const point *p)
+{
+    if (p->score[0] > 0) return 0;
+    tkt_row c = cut_to_point(p, &p->cand[0]);
+    for (int t = 1; t < p->nc && c.mr != p->cand[0].mr; t++)
+        if (same_choice(&p->cand[t], &c) && p->score[t] > 0) return t;
+    return 0;
 }
 
 /* An exact shape is one call: what costs there is the part of each tile that computes nothing, so
@@ -334,7 +347,7 @@ static void write_svg(const char *path, const point *pts, int np, double peak, c
     for (int i = 0; i < np; i++) {
         const point *p = &pts[i];
         int x = left + i * (2 * bw + 6);
-        double o = p->score[0] > 0 ? p->score[0] : 0, n = p->score[p->win] > 0 ? p->score[p->win] : 0;
+        double o = p->score[p->inc] > 0 ? p->score[p->inc] : 0, n = p->score[p->win] > 0 ? p->score[p->win] : 0;
         fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#aaa\"/>\n", x, top + h - (int)(h * o / ymax), bw,
                 (int)(h * o / ymax));
         fprintf(f, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" fill=\"#36c\"/>\n", x + bw, top + h - (int)(h * n / ymax),
@@ -589,16 +602,16 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
         }
         for (int j = 0; j < p->nc && !out_of_time; j++) p->score[j] = depth_score(best[j], p->nsh);
         if (!out_of_time) drop_tall(p);
-        /* the previous choice stays unless a challenger beats it by more than the noise */
-        p->win = 0;
-        for (int j = 1; j < p->nc; j++)
-            if (p->score[j] > p->score[p->win] && p->score[j] > NOISE * p->score[0]) p->win = j;
-        if (p->score[0] <= 0 && p->score[p->win] <= 0) p->win = 0;
+        /* the incumbent stays unless a challenger beats it by more than the noise */
+        p->inc = p->win = incumbent(p);
+        for (int j = 0; j < p->nc; j++)
+            if (p->score[j] > p->score[p->win] && p->score[j] > NOISE * p->score[p->inc]) p->win = j;
+        if (p->score[p->inc] <= 0 && p->score[p->win] <= 0) p->win = 0;
         /* A change must hold up once more: previous and challenger measured back to back, CONFIRM
          * times, and the challenger must win the median pair by the noise margin. A slow spell of a
          * shared machine lasts seconds and can crown a loser in the rounds above; it hits both
          * members of a back-to-back pair alike. */
-        if (p->win != 0 && p->score[0] > 0 && !out_of_time) {
+        if (p->win != p->inc && p->score[p->inc] > 0 && !out_of_time) {
             double ratio[CONFIRM];
             int nr = 0;
             pr.planned += 2.0 * CONFIRM * p->nsh;
@@ -607,7 +620,7 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
                 int ok = 1;
                 for (int d = 0; d < p->nsh && ok; d++) {
                     int fresh;
-                    double gp = shape_measure(pp, &p->cand[0], p->sm[d], p->sn[d], p->sk[d], p->stream, rep0 + ROUNDS + r, &fresh);
+                    double gp = shape_measure(pp, &p->cand[p->inc], p->sm[d], p->sn[d], p->sk[d], p->stream, rep0 + ROUNDS + r, &fresh);
                     measured += fresh;
                     double gw = shape_measure(pp, &p->cand[p->win], p->sm[d], p->sn[d], p->sk[d], p->stream, rep0 + ROUNDS + r, &fresh);
                     measured += fresh;
@@ -620,7 +633,7 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
             }
             qsort(ratio, (size_t)nr, sizeof ratio[0], cmp_double);
             p->confirmed = nr == CONFIRM ? ratio[nr / 2] : 0;
-            if (p->confirmed < NOISE) p->win = 0;
+            if (p->confirmed < NOISE) p->win = p->inc;
         }
         /* a streamed point is decided on quiet memory or not at all (shape_measure, measure.c) */
         if (shape_noisy() > noisy0 && p->win != 0) p->win = 0, p->noisy = 1;
@@ -697,7 +710,7 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
     FILE *rf = fopen(path, "w");
     double lsum = 0;
     int nsum = 0, better = 0, rejected = 0, noisy = 0;
-    for (int i = 0; i < np; i++) rejected += pts[i].confirmed > 0 && pts[i].win == 0 && !pts[i].noisy, noisy += pts[i].noisy;
+    for (int i = 0; i < np; i++) rejected += pts[i].confirmed > 0 && pts[i].win == pts[i].inc && !pts[i].noisy, noisy += pts[i].noisy;
     for (int pass = 0; pass < 2; pass++) {
         FILE *f = pass ? rf : stdout;
         if (!f) continue;
@@ -710,7 +723,7 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
             const point *p = &pts[i];
             const tkt_row *w = &p->cand[p->win];
             char shape[96];
-            double o1 = p->score[0], n1 = p->score[p->win];
+            double o1 = p->score[p->inc], n1 = p->score[p->win];
             snprintf(shape, sizeof shape, "%s%llux%llux%llu", p->exact ? "=" : "", p->sm[0], p->sn[0], p->sk[0]);
             int last = p->nsh - 1, deeper = p->nsh > 1 && p->sm[1] == p->sm[0] && p->sn[1] == p->sn[0];
             if (deeper) snprintf(shape + strlen(shape), sizeof shape - strlen(shape), ",%llu", p->sk[1]);
@@ -722,7 +735,7 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
             if (w->pf) snprintf(pf, sizeof pf, " pf%u", w->pf);
             fprintf(f, "%-22s %9.1f %9.1f %7.3f %6.1f%%  %ux%u%s ku%u%s kc%llu mc%llu nc%llu %s%s\n", shape, o1, n1,
                     o1 > 0 ? n1 / o1 : 0, peak > 0 ? 100 * n1 / peak : 0, w->mr, w->nr, isa->vla ? "v" : "", w->ku, pf,
-                    w->kc, w->mc, w->nc, w->packa ? "packed" : "direct", p->noisy ? " (kept: memory busy)" : p->win ? "" : " (kept)");
+                    w->kc, w->mc, w->nc, w->packa ? "packed" : "direct", p->noisy ? " (kept: memory busy)" : !p->win ? " (kept)" : p->win == p->inc ? " (cut to its rows)" : "");
             if (!pass && o1 > 0 && n1 > 0) lsum += log(n1 / o1), nsum++, better += p->win != 0;
         }
         fprintf(f, "* operands cold: A and B rotated through %.0f MiB, a slot further each call\n", (double)sp.cold_bytes / (1 << 20));
