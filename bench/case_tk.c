@@ -41,12 +41,17 @@ static void describe(char *buf, size_t len)
 #else
     const char *threads = "n threads: tk_gemm_f32_ex part t of n on bench pthreads";
 #endif
+#ifndef TKB_TK_PLACE
+#define TKB_TK_PLACE ""
+#endif
+    /* the code placement flags (bench/CMakeLists.txt), which users' builds may not have */
+    const char *place = TKB_TK_PLACE[0] ? "; built with " TKB_TK_PLACE : "";
 #ifdef TKB_TK_PREV
-    snprintf(buf, len, "tk built from the previous table (%s) for CPU \"%s\"; %s", TKB_TK_PREV, tk_cpu_name(),
-             threads);
+    snprintf(buf, len, "tk built from the previous table (%s) for CPU \"%s\"; %s%s", TKB_TK_PREV, tk_cpu_name(),
+             threads, place);
 #else
-    snprintf(buf, len, "tk header-only, CPU table \"%s\"; 1 thread: tk_gemm_f32; %s", tk_cpu_name(),
-             threads);
+    snprintf(buf, len, "tk header-only, CPU table \"%s\"; 1 thread: tk_gemm_f32; %s%s", tk_cpu_name(), threads,
+             place);
 #endif
 }
 
