@@ -198,7 +198,7 @@ int shape_probe_build(shape_probe *p, const profile_opts *o, const isa_desc *isa
                       const tkt_row *rows, int nrows)
 {
     static char tiles[16384], direct[16384];
-    char cmd[40000], gen[1100], src[1100], sym[40], flags[300] = "", one[64];
+    char cmd[40000], gen[1100], src[1100], sym[40], one[64];
     tiles[0] = direct[0] = 0;
     p->o = o, p->isa = isa, p->t = t, p->cold_bytes = cold_arena(t);
     for (int pass = 0; pass < 2; pass++)
@@ -225,10 +225,7 @@ int shape_probe_build(shape_probe *p, const profile_opts *o, const isa_desc *isa
         fprintf(stderr, "tktune: cannot write %s\n", src);
         return 0;
     }
-    if (strcmp(isa->require_macro, "none") && strcmp(isa->cflags, "none")) snprintf(flags, sizeof flags, "%s", isa->cflags);
-    snprintf(cmd, sizeof cmd, "%s -std=c11 -O2 %s -I '%s/include' -I '%s' '%s' -o '%s'", o->cc, flags, g_root, gen,
-             src, p->bin);
-    if (system(cmd) != 0) {
+    if (!probe_compile(o, isa, gen, src, p->bin, cmd, sizeof cmd)) {
         fprintf(stderr, "tktune: the shape probe does not compile (%s)\n", cmd);
         return 0;
     }
@@ -239,7 +236,7 @@ int exact_probe_build(shape_probe *p, const profile_opts *o, const isa_desc *isa
                       const tkt_row *cands, int nc, unsigned long long m, unsigned long long n, unsigned long long k)
 {
     static tkt_table et;
-    char dir[1100], tab[1200], src[1200], cmd[5000], sym[40], flags[300] = "";
+    char dir[1100], tab[1200], src[1200], cmd[5000], sym[40];
     FILE *f;
     et = *t;
     et.n = 0;
@@ -271,9 +268,7 @@ int exact_probe_build(shape_probe *p, const profile_opts *o, const isa_desc *isa
         fprintf(stderr, "tktune: cannot write %s\n", src);
         return 0;
     }
-    if (strcmp(isa->require_macro, "none") && strcmp(isa->cflags, "none")) snprintf(flags, sizeof flags, "%s", isa->cflags);
-    snprintf(cmd, sizeof cmd, "%s -std=c11 -O2 %s -I '%s/include' -I '%s' '%s' -o '%s'", o->cc, flags, g_root, dir, src, p->bin);
-    if (system(cmd) != 0) {
+    if (!probe_compile(o, isa, dir, src, p->bin, cmd, sizeof cmd)) {
         fprintf(stderr, "tktune: the exact-shape probe does not compile (%s)\n", cmd);
         return 0;
     }

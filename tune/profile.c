@@ -83,6 +83,15 @@ void write_probe_prelude(FILE *f, const char *what, const char *header, const ch
             what, header, isa, isa);
 }
 
+int probe_compile(const profile_opts *o, const isa_desc *isa, const char *gen_dir, const char *src, const char *bin,
+                  char *cmd, size_t cap)
+{
+    const char *flags = strcmp(isa->require_macro, "none") && strcmp(isa->cflags, "none") ? isa->cflags : "";
+    snprintf(cmd, cap, "%s -std=c11 -O2 %s -I '%s/include' -I '%s' '%s' -o '%s'", o->cc, flags, g_root, gen_dir, src,
+             bin);
+    return system(cmd) == 0;
+}
+
 static int write_probe_source(const char *path, const isa_desc *isa)
 {
     FILE *f = fopen(path, "w");
@@ -182,7 +191,7 @@ int run_limited(const char *prefix, char *const argv_in[], double timeout_s, cha
 int profile_level0(const profile_opts *o, const isa_desc *isa, const cand_l0 *cands, int n,
                    const unsigned long long *kcs)
 {
-    char tiles[4096] = "", direct[4096] = "", cmd[8192], gen[1024], src[1100], bin[1100], flags[300] = "";
+    char tiles[4096] = "", direct[4096] = "", cmd[8192], gen[1024], src[1100], bin[1100];
     int np = 0, nd = 0, measured = 0;
     int *slot = calloc((size_t)n, sizeof *slot);
     if (!slot) die("out of memory");
@@ -211,10 +220,7 @@ int profile_level0(const profile_opts *o, const isa_desc *isa, const cand_l0 *ca
     snprintf(src, sizeof src, "%s/probe.c", o->work);
     snprintf(bin, sizeof bin, "%s/probe", o->work);
     if (!write_probe_source(src, isa)) die("cannot write %s", src);
-    if (strcmp(isa->require_macro, "none") && strcmp(isa->cflags, "none")) snprintf(flags, sizeof flags, "%s", isa->cflags);
-    snprintf(cmd, sizeof cmd, "%s -std=c11 -O2 %s -I '%s/include' -I '%s' '%s' -o '%s'", o->cc, flags, g_root, gen, src,
-             bin);
-    if (system(cmd) != 0) die("the probe does not compile (%s)", cmd);
+    if (!probe_compile(o, isa, gen, src, bin, cmd, sizeof cmd)) die("the probe does not compile (%s)", cmd);
     FILE *log = fopen(o->log, "a");
     if (!log) die("cannot append to %s: %s", o->log, strerror(errno));
     for (int i = 0; i < n; i++) {

@@ -34,6 +34,11 @@ int profile_level0(const profile_opts *o, const isa_desc *isa, const cand_l0 *ca
 /* The start every probe source shares: includes, the generated `header`, the packed[] and direct[]
  * kernel lists of the ISA, now() and a qsort comparison. */
 void write_probe_prelude(FILE *f, const char *what, const char *header, const char *isa);
+/* Compiles a probe source `src` into `bin` as users compile tk (the ISA's flags where its headers
+ * require them), with the generated headers in `gen_dir`: one command line for every probe. Returns 1
+ * on success; the command it ran is left in cmd (for the caller's error message). */
+int probe_compile(const profile_opts *o, const isa_desc *isa, const char *gen_dir, const char *src, const char *bin,
+                  char *cmd, size_t cap);
 /* Which level-0 candidates a budget of `budget` probes measures, and at which depth (the largest
  * level-1 kc not above want_kc that keeps both micro-panels in L1): fills pick[] and kcs[], returns
  * how many. */
