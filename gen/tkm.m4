@@ -44,6 +44,48 @@ m4_define(<@tkm_ukr_once@>, <@tkm_nargs(<@tkm_ukr_once@>, 6, $#)m4_ifdef(<@_tkm_
 tkm_for(<@TKM_W@>, 1, $3 - 1, <@tkm_ukr_once(<@$1@>, $2, TKM_W, $4, $5, $6)@>)m4_dnl
 $1(tkm_ukr_name_of($2, $3, $4, $5, $6), $2, $3, $4, $5, $6)@>)@>)
 
+m4_dnl # tkm_ukr_attrs: attributes between a kernel's qualifiers and its return type; none, except in the
+m4_dnl # inlined tile copy of a column sweep (tkm_ukr_sweep)
+m4_define(<@tkm_ukr_attrs@>, <@@>)
+
+m4_dnl # tkm_ukr_sweep_name(MR, NV, KU, PF): the column sweep of a direct kernel.
+m4_define(<@tkm_ukr_sweep_name@>, <@tkm_ukr_direct_name($1, $2, $3, $4)<@@>_sweep@>)
+
+m4_dnl # tkm_ukr_sweep(EMIT, MR, NV, KU, PF): the column sweep of the direct kernel MRxNV (after it):
+m4_dnl # one call runs the kernel on every NR-column tile of n columns, left to right, each tile exactly
+m4_dnl # as a call of the kernel on it would (same FMAs in the same order). A one-row tile at shallow kc
+m4_dnl # spent about 22 ns per call, about a tenth of its time (docs/microkernel.md), so a one-row
+m4_dnl # sweep runs its full tiles in an inlined copy of the kernel (EMIT again, always inline) with n
+m4_dnl # the constant NR. Tiles of several rows keep the call: inlined, with n constant GCC turns their
+m4_dnl # masked B loads into memory operands of every row's FMA (4x48 at 4x4096x4096: 0.82x the speed),
+m4_dnl # and with n opaque they still ran 0.91-0.97x (M = 4 decode shapes, alternating runs).
+m4_define(<@tkm_ukr_sweep@>, <@tkm_nargs(<@tkm_ukr_sweep@>, 5, $#)m4_ifdef(<@_tkm_have_@>tkm_ukr_sweep_name($2, $3, $4, $5), <@@>,
+<@m4_define(<@_tkm_have_@>tkm_ukr_sweep_name($2, $3, $4, $5))m4_dnl
+m4_pushdef(<@_tkm_sweep_tile@>, m4_ifelse($2, 1, <@tkm_ukr_direct_name($2, $3, $4, $5)<@@>_tile@>, <@tkm_ukr_direct_name($2, $3, $4, $5)@>))m4_dnl
+m4_ifelse($2, 1, <@m4_pushdef(<@tkm_ukr_attrs@>, <@TKI_ALWAYS_INLINE @>)m4_dnl
+$1(_tkm_sweep_tile, $2, $3, $4, 1, $5)m4_dnl
+m4_popdef(<@tkm_ukr_attrs@>)@>)m4_dnl
+static inline TKM_TARGET void tkm_ukr_sweep_name($2, $3, $4, $5)(TKI_UKR_PARAMS)
+{
+    const size_t nr = (size_t)$3 * (tkm_vl_f32);
+    tki_ukr_aux tile = *aux;
+    size_t j = 0;
+    for (; j + nr <= n; j += nr) {
+        tile.bias = aux->bias ? aux->bias + j : NULL;
+        _tkm_sweep_tile<@@>(k, a, b + j, ldb, c + j, ldc, m, nr, &tile);
+    }
+    if (j < n) {
+        tile.bias = aux->bias ? aux->bias + j : NULL;
+        tkm_ukr_direct_name($2, $3, $4, $5)(k, a, b + j, ldb, c + j, ldc, m, n - j, &tile);
+    }
+}
+m4_popdef(<@_tkm_sweep_tile@>)m4_dnl
+@>)@>)
+
+m4_dnl # tkm_ukr_direct_sweep(EMIT, MR, NV, KU, PF): the direct kernel MRxNV (tkm_ukr_once) and its column sweep.
+m4_define(<@tkm_ukr_direct_sweep@>, <@tkm_nargs(<@tkm_ukr_direct_sweep@>, 5, $#)m4_dnl
+tkm_ukr_once(<@$1@>, $2, $3, $4, 1, $5)tkm_ukr_sweep(<@$1@>, $2, $3, $4, $5)@>)
+
 m4_dnl # tkm_ukr_pf_args(NAME, $#, $4): the prefetch distance of a kernel macro called with MR, NV, KU
 m4_dnl # and an optional PF (0 when absent); other argument counts stop with an error.
 m4_define(<@tkm_ukr_pf_args@>, <@m4_ifelse(<@$2@>, 3, 0, <@$2@>, 4, <@$3@>,

@@ -24,7 +24,7 @@ static const tki_gemm_cfg tki_gemm_f32_cfgs_<@@>TKM_CPU[TKM_NCFG] = {
 
 m4_dnl # tkm_gemm_config(ID, MR, NV, KU, MC, NC_PANELS, KC, PACKB, SPLIT, ORDER, PACKA, EVIDENCE, WHERE, PF)
 m4_define(<@tkm_gemm_config@>, <@tkm_nargs(<@tkm_gemm_config@>, 14, $#)m4_dnl
-    {tkm_ukr_name($2, $3, $4, $14), m4_ifelse($11, 0, <@tkm_ukr_direct_name($2, $3, $4, $14)@>, <@0@>), $2, $3, $4, $5, $6, $7, $8, m4_ifelse($9, m, 0x6d, 0x6e), m4_ifelse($10, m, 0x6d, 0x6e)}, /* $1: $12, $13 */@>)
+    {tkm_ukr_name($2, $3, $4, $14), m4_ifelse($11, 0, <@tkm_ukr_direct_name($2, $3, $4, $14), tkm_ukr_sweep_name($2, $3, $4, $14)@>, <@0, 0@>), $2, $3, $4, $5, $6, $7, $8, m4_ifelse($9, m, 0x6d, 0x6e), m4_ifelse($10, m, 0x6d, 0x6e)}, /* $1: $12, $13 */@>)
 
 m4_dnl # tkm_gemm_select_begin ... tkm_gemm_select_end: the decision tree over the rows that are not
 m4_dnl # exact shapes, which tkgen computes (gen/tkgen.c, emit_tree): tkm_gemm_split(DEPTH, VAR, AT)
@@ -196,6 +196,20 @@ static inline TKM_TARGET void tki_gemm_f32_blocked_<@@>TKM_CPU<@@>(const tki_gem
                 const size_t nj = (ncur + nr - 1) / nr, ni = (mcur + mr - 1) / mr;
                 size_t t;
                 if (!direct_a) tki_gemm_f32_pack_a_<@@>TKM_CPU<@@>(g, ic, mcur, pc, kcur, mr, pa);
+                if (direct_a && direct_b && cfg->ukr_sweep && (ni == 1 || cfg->order == 0x6d)) {
+                    /* the loop below runs each row tile's column tiles one after another here: one
+                     * sweep call per row tile makes the same tiles in the same order, without a call
+                     * per tile (a shallow one-row tile lost about a tenth of its time to them) */
+                    aux.bias = last && g->bias ? g->bias + jc : NULL;
+                    for (t = 0; t < ni; t++) {
+                        const size_t ir = t * mr, mrows = tki_min(mr, mcur - ir);
+                        float *ct = g->c + (ic + ir) * g->ldc + jc;
+                        cfg->ukr_sweep(kcur, g->a + (ic + ir) * g->lda + pc, g->b + pc * g->ldb + jc, g->ldb, ct, g->ldc,
+                                       mrows, ncur, &aux);
+                        if (last) tki_act_tile(ct, g->ldc, mrows, ncur, g->epi, g->lo, g->hi);
+                    }
+                    continue;
+                }
                 /* order 'n': B micro-panel stays in L1 across the row tiles (BLIS); order 'm': the
                  * A micro-panel stays in L1 while B micro-panels stream from L2 */
                 for (t = 0; t < nj * ni; t++) {

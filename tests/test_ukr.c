@@ -122,6 +122,9 @@ static void check_pack_a(const char *name, void (*pack)(const float *, size_t, s
 static size_t n_kernels;
 #define TKT_UKR(name, mr, nv, ku, pf) (check_kernel(#name, name, mr, nv, ku, vl, 0), n_kernels++);
 #define TKT_UKR_DIRECT(name, mr, nv, ku, pf) (check_kernel(#name, name, mr, nv, ku, vl, 1), n_kernels++);
+/* a direct kernel's column sweep is checked as a direct kernel three tiles wide: the edge matrix
+ * then holds whole tiles, a ragged last tile of each width class, and a single column */
+#define TKT_UKR_SWEEP(name, mr, nv, ku, pf) (check_kernel(#name, name, mr, 3 * (nv), ku, vl, 1), n_kernels++);
 #define TKT_PACK_A(fn, max_mr) check_pack_a(#fn, fn, max_mr);
 #define TKT_ISA(isa, runnable)                                                                   \
     if (runnable) {                                                                              \
@@ -130,6 +133,7 @@ static size_t n_kernels;
         size_t packs_before = n_packs;                                                           \
         TKI_UKR_LIST_F32_##isa(TKT_UKR)                                                          \
         TKI_UKR_DIRECT_LIST_F32_##isa(TKT_UKR_DIRECT)                                            \
+        TKI_UKR_SWEEP_LIST_F32_##isa(TKT_UKR_SWEEP)                                              \
         TKI_PACK_A_LIST_F32_##isa(TKT_PACK_A)                                                    \
         printf("isa %s: %zu microkernels checked (vector length %zu floats), A packing %s\n", #isa, \
                n_kernels - before, vl, n_packs > packs_before ? "checked" : "portable");          \

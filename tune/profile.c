@@ -78,9 +78,10 @@ void write_probe_prelude(FILE *f, const char *what, const char *header, const ch
             "#define E(name, mr, nv, ku, pf) {name, mr, nv, ku, pf},\n"
             "static const entry packed[] = { TKI_UKR_LIST_F32_%s(E) {0, 0, 0, 0, 0} };\n"
             "static const entry direct[] = { TKI_UKR_DIRECT_LIST_F32_%s(E) {0, 0, 0, 0, 0} };\n"
+            "static const entry sweep[] = { TKI_UKR_SWEEP_LIST_F32_%s(E) {0, 0, 0, 0, 0} };\n"
             "static double now(void) { struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t); return t.tv_sec + 1e-9 * t.tv_nsec; }\n"
             "static int cmp(const void *a, const void *b) { double x = *(const double *)a, y = *(const double *)b; return x < y ? -1 : x > y; }\n",
-            what, header, isa, isa);
+            what, header, isa, isa, isa);
 }
 
 int probe_compile(const profile_opts *o, const isa_desc *isa, const char *gen_dir, const char *src, const char *bin,

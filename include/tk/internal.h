@@ -158,6 +158,7 @@ typedef struct tki_gemm_args {
 typedef struct tki_gemm_cfg {
     tki_ukr_fn ukr;
     tki_ukr_fn ukr_direct;   /* the direct form of the same tile, or NULL: A (and B) read in place */
+    tki_ukr_fn ukr_sweep;    /* with ukr_direct: its column sweep, n past NR in tiles left to right, or NULL */
     unsigned mr, nv, ku;     /* tile: MR rows x NV vectors; ku is the k unroll of the kernel */
     unsigned mc, ncp, kc;    /* cache blocks: mc rows, ncp NR-panels, kc depth */
     unsigned packb;          /* 0: B is read in place when it is not transposed */

@@ -14,8 +14,8 @@
 /* One entry per table row, in row order; the decision tree below returns the index. */
 static const tki_gemm_cfg tki_gemm_f32_cfgs_generic[2] = {
 
-    {tki_ukr_gemm_f32_4x4_scalar_bcast_u1, 0, 4, 4, 1, 64, 64, 256, 1, 0x6e, 0x6e}, /* 0: modelled, tuning_tables/generic/generic.tkt:18 */
-    {tki_ukr_gemm_f32_4x4_scalar_bcast_u1, 0, 4, 4, 1, 64, 64, 256, 1, 0x6e, 0x6e}, /* 1: modelled, tuning_tables/generic/generic.tkt:19 */
+    {tki_ukr_gemm_f32_4x4_scalar_bcast_u1, 0, 0, 4, 4, 1, 64, 64, 256, 1, 0x6e, 0x6e}, /* 0: modelled, tuning_tables/generic/generic.tkt:18 */
+    {tki_ukr_gemm_f32_4x4_scalar_bcast_u1, 0, 0, 4, 4, 1, 64, 64, 256, 1, 0x6e, 0x6e}, /* 1: modelled, tuning_tables/generic/generic.tkt:19 */
 };
 
 /* The row of a shape that matches no exact-shape row: the first of the other rows that contains
@@ -140,6 +140,20 @@ static inline  void tki_gemm_f32_blocked_generic(const tki_gemm_cfg *cfg, const 
                 const size_t nj = (ncur + nr - 1) / nr, ni = (mcur + mr - 1) / mr;
                 size_t t;
                 if (!direct_a) tki_gemm_f32_pack_a_generic(g, ic, mcur, pc, kcur, mr, pa);
+                if (direct_a && direct_b && cfg->ukr_sweep && (ni == 1 || cfg->order == 0x6d)) {
+                    /* the loop below runs each row tile's column tiles one after another here: one
+                     * sweep call per row tile makes the same tiles in the same order, without a call
+                     * per tile (a shallow one-row tile lost about a tenth of its time to them) */
+                    aux.bias = last && g->bias ? g->bias + jc : NULL;
+                    for (t = 0; t < ni; t++) {
+                        const size_t ir = t * mr, mrows = tki_min(mr, mcur - ir);
+                        float *ct = g->c + (ic + ir) * g->ldc + jc;
+                        cfg->ukr_sweep(kcur, g->a + (ic + ir) * g->lda + pc, g->b + pc * g->ldb + jc, g->ldb, ct, g->ldc,
+                                       mrows, ncur, &aux);
+                        if (last) tki_act_tile(ct, g->ldc, mrows, ncur, g->epi, g->lo, g->hi);
+                    }
+                    continue;
+                }
                 /* order 'n': B micro-panel stays in L1 across the row tiles (BLIS); order 'm': the
                  * A micro-panel stays in L1 while B micro-panels stream from L2 */
                 for (t = 0; t < nj * ni; t++) {

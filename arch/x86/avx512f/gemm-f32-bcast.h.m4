@@ -147,7 +147,7 @@ m4_dnl # that many rows ahead in every k step (tkm_prefetch_b)
 m4_define(<@_tkm_avx512_kernel@>, <@m4_dnl
 m4_pushdef(<@TKM_MR@>, <@$2@>)m4_pushdef(<@TKM_NV@>, <@$3@>)m4_pushdef(<@TKM_KU@>, <@$4@>)m4_pushdef(<@TKM_DIRECT@>, <@$5@>)m4_pushdef(<@TKM_PF@>, <@$6@>)m4_dnl
 m4_pushdef(<@TKM_ONEROW@>, m4_eval(TKM_DIRECT && TKM_MR == 1))m4_dnl
-static inline TKM_TARGET void $1(TKI_UKR_PARAMS)
+static inline TKM_TARGET tkm_ukr_attrs<@@>void $1(TKI_UKR_PARAMS)
 {
     size_t p = 0;
 tkm_ukr_narrow(16)m4_dnl
@@ -184,7 +184,8 @@ m4_popdef(<@TKM_MR@>)m4_popdef(<@TKM_NV@>)m4_popdef(<@TKM_KU@>)m4_popdef(<@TKM_D
 m4_define(<@tkm_ukr_gemm_f32@>, <@tkm_ukr_once(<@_tkm_avx512_kernel@>, $1, $2, $3, 0, tkm_ukr_pf_args(<@tkm_ukr_gemm_f32@>, $#, $4))@>)
 
 m4_dnl # The direct form (docs/microkernel.md): A read in place, row i at a + i*aux->rsa, rows >= m
-m4_dnl # never read; B read only in its first n columns (masked). Needs no packing at all.
+m4_dnl # never read; B read only in its first n columns (masked). Needs no packing at all. Each comes
+m4_dnl # with its column sweep (tkm_ukr_sweep, gen/tkm.m4).
 m4_define(<@tkm_ukr_direct_name@>, <@tki_ukr_gemm_f32_$1x<@@>m4_eval($2 * 16)_avx512f_direct_u$3<@@>tkm_pf_suffix($4)@>)
-m4_define(<@tkm_ukr_gemm_f32_direct@>, <@tkm_ukr_once(<@_tkm_avx512_kernel@>, $1, $2, $3, 1, tkm_ukr_pf_args(<@tkm_ukr_gemm_f32_direct@>, $#, $4))@>)
+m4_define(<@tkm_ukr_gemm_f32_direct@>, <@tkm_ukr_direct_sweep(<@_tkm_avx512_kernel@>, $1, $2, $3, tkm_ukr_pf_args(<@tkm_ukr_gemm_f32_direct@>, $#, $4))@>)
 m4_divert(0)m4_dnl
