@@ -1,6 +1,7 @@
-/* The retune's shape grid (tune/buckets.c): its cells cover every (m, n) exactly once, decode shapes
- * (m <= 16, n > 512) have a cell of their own row count, and merging the cells' winners into table
- * rows loses no cell's choice: a shape's first matching row makes its cell's decision. */
+/* The retune's shape grid (tune/buckets.c): its cells cover every (m, n, k) exactly once, decode
+ * shapes (m <= 16, n > 512) have a cell of their own row count, the wide cells of 17..deep_m rows are
+ * split in depth at deep_k (and only those), and merging the cells' winners into table rows loses no
+ * cell's choice: a shape's first matching row makes its cell's decision. */
 #include "../tune/buckets.h"
 #include "tktest.h"
 
@@ -11,21 +12,31 @@ int main(void)
     static grid_cell cells[GRID_MAX + 1];
     static tkt_row win[GRID_MAX], rows[GRID_MAX];
     tkt_init();
-    int nc = grid_cells(cells, GRID_MAX + 1, 2048);
+    const unsigned long long deep_k = 2048, deep_m = 596;
+    int whole = grid_cells(cells, GRID_MAX + 1, 2048, 0, 0);
+    int nc = grid_cells(cells, GRID_MAX + 1, 2048, deep_k, deep_m);
     TKT_CHECK(nc > 0 && nc <= GRID_MAX, "%d cells, room for %d", nc, GRID_MAX);
+    /* bands 17..32 to 257..512 split their open cell */
+    TKT_CHECK(nc == whole + 5, "%d cells split in depth, %d without: 5 wide cells should split", nc, whole);
 
     /* the edges, one either side of each, and random points */
     static const unsigned long long edge[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 13, 16, 17, 32, 33, 64, 65, 128, 129, 256,
                                               257, 511, 512, 513, 1024, 1025, 2048, 4096, 11008, 100000};
     const int ne = (int)(sizeof edge / sizeof edge[0]);
-    for (int t = 0; t < ne * ne + 2000; t++) {
-        unsigned long long m = t < ne * ne ? edge[t / ne] : tkt_range(1, 3000);
-        unsigned long long n = t < ne * ne ? edge[t % ne] : tkt_range(1, 20000);
+    for (int t = 0; t < ne * ne * 3 + 2000; t++) {
+        static const unsigned long long ke[3] = {1, 2048, 2049};
+        unsigned long long m = t < ne * ne * 3 ? edge[t / 3 / ne] : tkt_range(1, 3000);
+        unsigned long long n = t < ne * ne * 3 ? edge[t / 3 % ne] : tkt_range(1, 20000);
+        unsigned long long k = t < ne * ne * 3 ? ke[t % 3] : tkt_range(1, 9000);
         int hits = 0, at = -1;
         for (int i = 0; i < nc; i++)
-            if (contains(cells[i].m, m) && contains(cells[i].n, n)) hits++, at = i;
-        TKT_CHECK(hits == 1, "%llux%llu lies in %d cells", m, n, hits);
+            if (contains(cells[i].m, m) && contains(cells[i].n, n) && contains(cells[i].k, k)) hits++, at = i;
+        TKT_CHECK(hits == 1, "%llux%llux%llu lies in %d cells", m, n, k, hits);
         if (hits != 1) continue;
+        const int split = m > 16 && n > 1024 && cells[at].m.hi <= deep_m;
+        TKT_CHECK(split ? (k <= deep_k ? cells[at].k.lo == 1 && cells[at].k.hi == deep_k : cells[at].k.lo == deep_k + 1 && cells[at].k.hi == TK_SIZE_INF)
+                        : cells[at].k.lo == 1 && cells[at].k.hi == TK_SIZE_INF,
+                  "%llux%llux%llu lies in a cell of depths %llu..%llu", m, n, k, cells[at].k.lo, cells[at].k.hi);
         if (m <= 16 && n > 512)
             TKT_CHECK(cells[at].m.lo == m && cells[at].m.hi == m, "decode %llux%llu in the cell of %llu..%llu rows", m,
                       n, cells[at].m.lo, cells[at].m.hi);
@@ -37,16 +48,17 @@ int main(void)
     /* winners that vary by row count and width, equal over runs of n: rows merge, decisions stay */
     for (int i = 0; i < nc; i++) {
         memset(&win[i], 0, sizeof win[i]);
-        win[i].m = cells[i].m, win[i].n = cells[i].n;
-        win[i].k.lo = 1, win[i].k.hi = TK_SIZE_INF;
+        win[i].m = cells[i].m, win[i].n = cells[i].n, win[i].k = cells[i].k;
         win[i].mr = (unsigned)(cells[i].m.lo % 7) + 1;
+        /* the deep side of a split cell decides differently (else nothing tells a merge across it) */
+        win[i].packb = cells[i].k.lo > 1;
         win[i].nr = cells[i].n.lo > 512 ? 64 : cells[i].n.lo > 64 ? 32 : 16;
         win[i].kc = 256, win[i].mc = win[i].mr, win[i].nc = win[i].nr, win[i].split = 'm', win[i].order = 'n';
     }
     int nr = merge_grid(win, nc, rows, GRID_MAX);
     TKT_CHECK(nr > 0 && nr < nc, "%d rows from %d cells: equal neighbours not merged", nr, nc);
     TKT_CHECK(nr > 0 && rows[nr - 1].m.lo == 1 && rows[nr - 1].m.hi == TK_SIZE_INF && rows[nr - 1].n.lo == 1 &&
-                  rows[nr - 1].n.hi == TK_SIZE_INF,
+                  rows[nr - 1].n.hi == TK_SIZE_INF && rows[nr - 1].k.lo == 1 && rows[nr - 1].k.hi == TK_SIZE_INF,
               "the last row is not the catch-all");
     for (int i = 0; i < nc && nr > 0; i++) {
         /* each cell's corners and middle find its own decision first */
@@ -54,13 +66,15 @@ int main(void)
                                     (cells[i].m.lo + (cells[i].m.hi == TK_SIZE_INF ? 5000 : cells[i].m.hi)) / 2};
         unsigned long long ns[3] = {cells[i].n.lo, cells[i].n.hi == TK_SIZE_INF ? 30000 : cells[i].n.hi,
                                     (cells[i].n.lo + (cells[i].n.hi == TK_SIZE_INF ? 30000 : cells[i].n.hi)) / 2};
+        unsigned long long ks[2] = {cells[i].k.lo, cells[i].k.hi == TK_SIZE_INF ? 30000 : cells[i].k.hi};
         for (int a = 0; a < 3; a++)
-            for (int b = 0; b < 3; b++) {
-                int r = 0;
-                while (r < nr && !(contains(rows[r].m, ms[a]) && contains(rows[r].n, ns[b]))) r++;
-                TKT_CHECK(r < nr && same_choice(&rows[r], &win[i]), "%llux%llu (cell %d) finds row %d, not its cell's choice",
-                          ms[a], ns[b], i, r);
-            }
+            for (int b = 0; b < 3; b++)
+                for (int c = 0; c < 2; c++) {
+                    int r = 0;
+                    while (r < nr && !(contains(rows[r].m, ms[a]) && contains(rows[r].n, ns[b]) && contains(rows[r].k, ks[c]))) r++;
+                    TKT_CHECK(r < nr && same_choice(&rows[r], &win[i]), "%llux%llux%llu (cell %d) finds row %d, not its cell's choice",
+                              ms[a], ns[b], ks[c], i, r);
+                }
     }
     /* a cap too small is an error, not a cut table */
     TKT_CHECK(merge_grid(win, nc, rows, 3) == -1, "merge_grid wrote past its cap's worth of rows");

@@ -78,10 +78,10 @@ static const unsigned long long n_hi[] = {16, 32, 64, 128, 256, 512, 1024, 0};
 #define FINE_M 16
 #define FINE_N 512
 
-static int add_cell(grid_cell *cells, int cap, int n, range m, range nr, double open)
+static int add_cell(grid_cell *cells, int cap, int n, range m, range nr, range k, double open)
 {
     if (n < cap) {
-        cells[n].m = m, cells[n].n = nr;
+        cells[n].m = m, cells[n].n = nr, cells[n].k = k;
         /* representative: the top edge (tile and block fits are tightest there); open: `open` */
         cells[n].ms = m.hi != TK_SIZE_INF ? (double)m.hi : open;
         cells[n].ns = nr.hi != TK_SIZE_INF ? (double)nr.hi : open;
@@ -89,22 +89,33 @@ static int add_cell(grid_cell *cells, int cap, int n, range m, range nr, double 
     return n + 1;
 }
 
-int grid_cells(grid_cell *cells, int cap, double open)
+/* A wide B with more than a few rows: read in place while it stays in the cache, packed once it
+ * streams from memory (128x4096x4096: 6x64 in place 180 GFLOP/s, 4x96 packed 203-206; at depth 256
+ * the in-place tile won, and the cell's one row had to serve both, so the geometric mean over its
+ * shapes kept the in-place tile). The depth split lets each side keep its own. */
+int grid_cells(grid_cell *cells, int cap, double open, unsigned long long deep_k, unsigned long long deep_m)
 {
+    const range all = {1, TK_SIZE_INF}, shallow = {1, deep_k}, deep = {deep_k + 1, TK_SIZE_INF};
     int n = 0;
     for (unsigned a = 0; a < NM; a++) {
         const range m = {a ? m_hi[a - 1] + 1 : 1, m_hi[a] ? m_hi[a] : TK_SIZE_INF};
         const int fine = m.hi <= FINE_M && m.hi > m.lo;
         for (unsigned b = 0; b < NN; b++) {
             const range nr = {b ? n_hi[b - 1] + 1 : 1, n_hi[b] ? n_hi[b] : TK_SIZE_INF};
-            if (!fine || nr.lo <= FINE_N) n = add_cell(cells, cap, n, m, nr, open);
+            if (fine && nr.lo > FINE_N) continue;
+            if (deep_k && nr.hi == TK_SIZE_INF && m.lo > FINE_M && m.hi <= deep_m) {
+                n = add_cell(cells, cap, n, m, nr, shallow, open);
+                n = add_cell(cells, cap, n, m, nr, deep, open);
+            } else {
+                n = add_cell(cells, cap, n, m, nr, all, open);
+            }
         }
         /* the band's decode cells after its others, row count by row count (merge_grid joins a run
          * of cells of one m range) */
         for (unsigned long long r = m.lo; fine && r <= m.hi; r++)
             for (unsigned b = 0; b < NN; b++) {
                 const range one = {r, r}, nr = {b ? n_hi[b - 1] + 1 : 1, n_hi[b] ? n_hi[b] : TK_SIZE_INF};
-                if (nr.lo > FINE_N) n = add_cell(cells, cap, n, one, nr, open);
+                if (nr.lo > FINE_N) n = add_cell(cells, cap, n, one, nr, all, open);
             }
     }
     return n;
@@ -177,10 +188,11 @@ int model_best(const isa_desc *isa, const cand_caps *k, const model_machine *h, 
 int merge_grid(const tkt_row *cells, int ncells, tkt_row *rows, int cap)
 {
     int n = 0;
-    /* a run of cells of one m range, adjacent in n, with one winner becomes one row */
+    /* a run of cells of one m range and one k range, adjacent in n, with one winner becomes one row */
     for (int b = 0; b < ncells;) {
         int e = b;
         while (e + 1 < ncells && cells[e + 1].m.lo == cells[b].m.lo && cells[e + 1].m.hi == cells[b].m.hi &&
+               cells[e + 1].k.lo == cells[b].k.lo && cells[e + 1].k.hi == cells[b].k.hi &&
                cells[e + 1].n.lo == cells[e].n.hi + 1 && same_choice(&cells[b], &cells[e + 1]))
             e++;
         if (n < cap) {
@@ -192,8 +204,8 @@ int merge_grid(const tkt_row *cells, int ncells, tkt_row *rows, int cap)
     }
     if (n > cap || n == 0) return -1;
     /* the last row must be the catch-all */
-    rows[n - 1].m.lo = rows[n - 1].n.lo = 1;
-    rows[n - 1].m.hi = rows[n - 1].n.hi = TK_SIZE_INF;
+    rows[n - 1].m.lo = rows[n - 1].n.lo = rows[n - 1].k.lo = 1;
+    rows[n - 1].m.hi = rows[n - 1].n.hi = rows[n - 1].k.hi = TK_SIZE_INF;
     return n;
 }
 
@@ -203,15 +215,14 @@ int choose_rows(const isa_desc *isa, const cand_caps *k, const model_machine *h,
     static grid_cell cells[GRID_MAX];
     static tkt_row grid[GRID_MAX];
     static const double ks[3] = {64, 512, 4096};
-    int nc = grid_cells(cells, GRID_MAX, 4096);
+    int nc = grid_cells(cells, GRID_MAX, 4096, 0, 0);
     if (n0 <= 0) return 0;
     for (int i = 0; i < nc; i++) {
         tkt_row *win = &grid[i];
         if (model_best(isa, k, h, l0, n0, cells[i].ms, cells[i].ns, ks, 3, 0, win, 1) < 1) memset(win, 0, sizeof *win);
         win->m = cells[i].m;
         win->n = cells[i].n;
-        win->k.lo = 1;
-        win->k.hi = TK_SIZE_INF;
+        win->k = cells[i].k;
         snprintf(win->evidence, sizeof win->evidence, "measured");
     }
     return merge_grid(grid, nc, rows, cap);

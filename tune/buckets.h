@@ -15,16 +15,19 @@ int read_level0(const char *log, const char *cpu, measured_l0 *out, int cap);
 /* The last op=machine record of `cpu` measured on this host (host=, machine_host) with this build's
  * sweep: 1 when found. Bandwidths in bytes/s; lat (when not NULL): L2, L3, DRAM load latency, seconds. */
 int read_machine(const char *log, const char *cpu, double *bw_l2, double *bw_l3, double *bw_dram, double lat[3]);
-/* One bucket of the sample-free shape grid: its m and n ranges and the shape that stands for it. */
+/* One bucket of the sample-free shape grid: its m, n and k ranges and the shape that stands for it
+ * (k: every depth, or one side of the deep split). */
 typedef struct {
-    range m, n;
+    range m, n, k;
     double ms, ns;
 } grid_cell;
 
 /* The grid's buckets, m-major (for each m band its cells in n order, then its decode cells, one m
- * range each), an open-ended range represented by `open`; returns how many there are (<= GRID_MAX). */
+ * range each), an open-ended range represented by `open`; returns how many there are (<= GRID_MAX).
+ * deep_k > 0: the open-n cell of each band of more than 16 rows and at most deep_m is two cells,
+ * depths 1..deep_k and deep_k + 1 and up (shallow first). */
 #define GRID_MAX 160
-int grid_cells(grid_cell *cells, int cap, double open);
+int grid_cells(grid_cell *cells, int cap, double open, unsigned long long deep_k, unsigned long long deep_m);
 /* 1 when two rows make the same decisions (ranges aside). */
 int same_choice(const tkt_row *a, const tkt_row *b);
 /* The model's `want` best configurations for an ms x ns shape over the depths ks (one per measured
@@ -34,7 +37,7 @@ int same_choice(const tkt_row *a, const tkt_row *b);
 int model_best(const isa_desc *isa, const cand_caps *k, const model_machine *h, const measured_l0 *l0, int n0,
                double ms, double ns, const double *ks, int nks, int cold, tkt_row *out, int want);
 /* One winner per grid cell (as grid_cells orders them) to rows: cells next to each other in that
- * order, of one m range and adjacent in n, with the same winner merged, the last row made the catch-all; returns the count (-1: cap too small). */
+ * order, of one m range and one k range and adjacent in n, with the same winner merged, the last row made the catch-all; returns the count (-1: cap too small). */
 int merge_grid(const tkt_row *cells, int ncells, tkt_row *rows, int cap);
 /* Rows for the grid's buckets, merged, last row the catch-all; returns the count (-1: cap too small). */
 int choose_rows(const isa_desc *isa, const cand_caps *k, const model_machine *h, const measured_l0 *l0, int n0,

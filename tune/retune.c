@@ -64,7 +64,7 @@ typedef struct {
     int stream;             /* a few rows against a B that streams from memory (LLM decode) */
     int bigb;               /* sm[1] is the large-B corner (a weight matrix past the cache) */
     int wide;               /* sm[1] is the wide streamed shape of an open decode cell */
-    range rm, rn;           /* the cell's ranges */
+    range rm, rn, rk;       /* the cell's ranges */
     tkt_row cand[MAXC];     /* cand[0] is the previous table's choice */
     int nc;
     double score[MAXC];     /* geometric mean GFLOP/s over the depths; 0 failed; -1 not measured */
@@ -445,7 +445,13 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
     double maxdim = o->max_dim > 0 ? o->max_dim : floor(cbrt(t->peak_gflops * 1e9 * 0.05 / 2) / 64) * 64;
     if (maxdim > 2048) maxdim = 2048;
     if (maxdim < 16) maxdim = 16;
-    int ncells = grid_cells(cells, GRID_MAX, maxdim);
+    /* A weight matrix STREAM_N wide is twice the last-level cache at depth kb; the wide cells of
+     * bands whose rows keep a shape that deep under BIGB_FLOP are split at half that depth (where it
+     * outgrows the cache), their deep side measured at the large-B corner. An estimated run has no
+     * such corner: its cells stay whole. */
+    const double kb = depth_past_llc(k, STREAM_N);
+    const unsigned long long deep_k = o->estimated ? 0 : (unsigned long long)(kb / 2);
+    int ncells = grid_cells(cells, GRID_MAX, maxdim, deep_k, (unsigned long long)(BIGB_FLOP / (2.0 * STREAM_N * kb)));
     if (o->shapes && (np = read_shape_points(o->shapes, pts, 0, MAXPTS - ncells)) < 0) return 1;
     int nexact = np;
     for (int i = 0; i < ncells; i++, np++) {
@@ -453,7 +459,9 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
         memset(p, 0, sizeof *p);
         /* the cell's top corner at two depths, and its middle (geometric, in m, n and k): a winner
          * must hold across the bucket, not only at its edge */
+        const int deep = cells[i].k.lo > 1;
         double hm = fmin(cells[i].ms, maxdim), hn = fmin(cells[i].ns, maxdim), k1 = fmin(256, maxdim), k2 = fmin(2048, maxdim);
+        if (deep) k1 = k2 = kb;
         double mm = round(sqrt((double)cells[i].m.lo * hm)), mn = round(sqrt((double)cells[i].n.lo * hn));
         /* LLM decode: up to STREAM_M rows against a weight matrix that comes from memory, as every
          * layer's weights do once per token. Such a cell is measured with its operands rotated out of
@@ -477,14 +485,13 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
              * 6x64 at 12 and 10 rows, and 9x2048x1536 ran at 0.73 of the oracle's 9x48) */
             mm = (double)cells[i].m.lo;
         }
-        /* Wide open cells (n past the grid's edge) with more rows: a weight matrix larger than the
-         * last-level cache, as a prefill or a large layer multiplies. The grid's own corner (n and k at
-         * the grid's edge) keeps B in cache, where reading it in place wins; at 512x11008x4096 that row
-         * ran at 0.89 of a packed one (one bench run). The deep corner is taken STREAM_N wide and deep
-         * enough that B is twice the cache, where the shape stays under BIGB_FLOP (about 0.2 s). */
-        double kb = depth_past_llc(k, STREAM_N);
-        int bigb = !p->stream && cells[i].n.hi == TK_SIZE_INF && cells[i].m.lo > STREAM_M && !o->estimated &&
-                   2.0 * hm * STREAM_N * kb <= BIGB_FLOP;
+        /* The deep side of a wide open cell (n past the grid's edge) with more rows: a weight matrix
+         * larger than the last-level cache, as a prefill or a large layer multiplies. The grid's own
+         * corner (n at the grid's edge) keeps B in cache, where reading it in place wins; at
+         * 512x11008x4096 that row ran at 0.89 of a packed one (one bench run). The large-B corner is
+         * taken STREAM_N wide and deep enough that B is twice the cache (kb), where the shape stays
+         * under BIGB_FLOP (about 0.2 s). */
+        int bigb = deep && !p->stream && 2.0 * hm * STREAM_N * kb <= BIGB_FLOP;
         p->nsh = 0;
         p->sm[p->nsh] = (unsigned long long)hm, p->sn[p->nsh] = (unsigned long long)hn, p->sk[p->nsh++] = (unsigned long long)k1;
         if (bigb) p->sm[p->nsh] = (unsigned long long)hm, p->sn[p->nsh] = STREAM_N, p->sk[p->nsh++] = (unsigned long long)kb, p->bigb = 1;
@@ -492,7 +499,7 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
         else if (k2 != k1) p->sm[p->nsh] = (unsigned long long)hm, p->sn[p->nsh] = (unsigned long long)hn, p->sk[p->nsh++] = (unsigned long long)k2;
         if (mm != hm || mn != hn)
             p->sm[p->nsh] = (unsigned long long)mm, p->sn[p->nsh] = (unsigned long long)mn, p->sk[p->nsh++] = (unsigned long long)round(sqrt(k1 * k2));
-        p->rm = cells[i].m, p->rn = cells[i].n;
+        p->rm = cells[i].m, p->rn = cells[i].n, p->rk = cells[i].k;
     }
     for (int i = 0; i < np; i++) {
         point *p = &pts[i];
@@ -657,7 +664,7 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
         const point *p = &pts[nexact + i];
         cellwin[i] = p->cand[p->win];
         cellwin[i].m = p->rm, cellwin[i].n = p->rn;
-        cellwin[i].k.lo = 1, cellwin[i].k.hi = TK_SIZE_INF;
+        cellwin[i].k = p->rk;
         if (p->score[p->win] > 0)
             snprintf(cellwin[i].evidence, sizeof cellwin[i].evidence, "%s", o->estimated ? "estimated" : "measured");
     }
