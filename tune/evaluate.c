@@ -130,7 +130,7 @@ int evaluate_run(const profile_opts *po, const char *shapes, const isa_desc *isa
            "shape twice more\n", po->cpu, ns,
            planned, nml);
     shape_probe sp;
-    if (!shape_probe_build(&sp, po, isa, t, all, nall)) return 1;
+    if (!shape_probe_build(&sp, po, isa, t, all, nall, 1)) return 1;
 
     for (int s = 0; s < ns; s++)
         for (int j = 0; j < ncand[s]; j++) {

@@ -10,11 +10,13 @@
 
 #include "../bench/cold.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
+#include <unistd.h>
 
 /* Writes the probe's C source: argv = m n k mr nv ku mc ncp kc packb packa split order pf [check | cold=BYTES].
  * cold=BYTES times the calls with A and B taken from consecutive slots of a BYTES arena, a slot further
@@ -26,27 +28,46 @@
  * the table's first `exact` rows are exact-shape rows, and RUN() calls the plain instance
  * (tk_gemm_f32's, every argument in a register) of the one that has that configuration
  * (exact_probe_build). */
-static int write_source(const char *path, const char *sym, const char *isa, int exact)
+static int write_source(const char *path, const char *sym, const char *isa, int exact, const tkt_row *rows)
 {
     FILE *f = fopen(path, "w");
     if (!f) return 0;
     char header[64];
     snprintf(header, sizeof header, "gemm_f32_%s", sym);
     write_probe_prelude(f, exact ? "times one exact-shape instance of its table on its shape"
-                                 : "times one configuration of the generated driver on one shape", header, isa);
-    if (exact)
+                                 : "times one configuration of the generated driver on one shape", header, isa, !exact);
+    if (exact) {
+        /* found by its decisions, not by kernel pointers: the kernel lists would compile every
+         * kernel of the ISA into the probe. The prefetch distance is the one decision the
+         * configuration does not hold (it is part of the kernel), so the probe's table lists it. */
+        fprintf(f, "static const unsigned row_pf[] = {");
+        for (int j = 0; j < exact; j++) fprintf(f, "%s%u", j ? ", " : "", rows[j].pf);
         fprintf(f,
+                "};\n"
                 "/* the row of this probe's table with configuration q, whose exact-shape instance runs */\n"
-                "static int row_of(const tki_gemm_cfg *q) {\n"
-                "    int j, n = (int)(sizeof tki_gemm_f32_cfgs_%s / sizeof tki_gemm_f32_cfgs_%s[0]);\n"
-                "    for (j = 0; j < n; j++) {\n"
+                "static int row_of(const tki_gemm_cfg *q, unsigned pf, int packa) {\n"
+                "    int j;\n"
+                "    for (j = 0; j < %d; j++) {\n"
                 "        const tki_gemm_cfg *r = &tki_gemm_f32_cfgs_%s[j];\n"
-                "        if (r->ukr == q->ukr && r->mc == q->mc && r->ncp == q->ncp && r->kc == q->kc &&\n"
-                "            r->packb == q->packb && r->split == q->split && r->order == q->order &&\n"
-                "            !r->ukr_direct == !q->ukr_direct) return j; /* ukr: the tile, unroll and prefetch */\n"
+                "        if (r->mr == q->mr && r->nv == q->nv && r->ku == q->ku && row_pf[j] == pf && r->mc == q->mc &&\n"
+                "            r->ncp == q->ncp && r->kc == q->kc && r->packb == q->packb && r->split == q->split &&\n"
+                "            r->order == q->order && !r->ukr_direct == packa) return j;\n"
                 "    }\n"
                 "    return -1;\n}\n",
-                sym, sym, sym);
+                exact, sym);
+    }
+    /* the kernels of the configuration on the command line (generic probe), or its row (exact) */
+    char lookup[400];
+    if (exact)
+        snprintf(lookup, sizeof lookup,
+                 "    row = row_of(&cfg, pf, packa);\n"
+                 "    if (row < 0) return 3;\n"
+                 "    cfg = tki_gemm_f32_cfgs_%s[row];\n", sym);
+    else
+        snprintf(lookup, sizeof lookup, "%s",
+                 "    cfg.ukr = find(packed, mr, nv, ku, pf); cfg.ukr_direct = packa ? 0 : find(direct, mr, nv, ku, pf);\n"
+                 "    cfg.ukr_sweep = packa ? 0 : find(sweep, mr, nv, ku, pf);\n"
+                 "    if (!cfg.ukr || (!packa && (!cfg.ukr_direct || !cfg.ukr_sweep))) return 3;\n");
     if (exact) {
         /* the plain instance, as tk_gemm_f32 runs it: the descriptor instance that the probe timed
          * until session 12 folds less (16x16x16 on the Zen 5: ku 16 lost to ku 4 there, 150 against
@@ -58,11 +79,11 @@ static int write_source(const char *path, const char *sym, const char *isa, int 
         fprintf(f, "    default: return TK_ERR_NULL; /* no such row */\n    }\n}\n"
                    "#define RUN() do { if (plain(row, &d) != TK_OK) return 6; } while (0)\n");
     } else
-        fprintf(f, "#define RUN() tki_gemm_f32_part_%s(&cfg, &ga, 0, 1, ws, wsf)\n", sym);
+        fprintf(f, "#define RUN() tki_gemm_f32_part_%s(&cfg, &ga, 0, 1, ws, wsf)\n"
+                   "static tki_ukr_fn find(const entry *e, unsigned mr, unsigned nv, unsigned ku, unsigned pf) {\n"
+                   "    for (; e->f; e++) if (e->mr == mr && e->nv == nv && e->ku == ku && e->pf == pf) return e->f;\n"
+                   "    return 0;\n}\n", sym);
     fprintf(f,
-            "static tki_ukr_fn find(const entry *e, unsigned mr, unsigned nv, unsigned ku, unsigned pf) {\n"
-            "    for (; e->f; e++) if (e->mr == mr && e->nv == nv && e->ku == ku && e->pf == pf) return e->f;\n"
-            "    return 0;\n}\n"
             "static float *falloc(size_t n) { return aligned_alloc(64, (n * 4 + 63) / 64 * 64); }\n"
             "/* 64 sampled elements of C against a double-precision sum: 4 (and where) unless all are exact */\n"
             "static int check(const float *a, const float *b, const float *c, size_t m, size_t n, size_t k) {\n"
@@ -101,11 +122,9 @@ static int write_source(const char *path, const char *sym, const char *isa, int 
             "    m = strtoul(argv[1], 0, 10); n = strtoul(argv[2], 0, 10); k = strtoul(argv[3], 0, 10);\n"
             "    mr = atoi(argv[4]); nv = atoi(argv[5]); ku = atoi(argv[6]); packa = atoi(argv[11]); pf = atoi(argv[14]);\n"
             "    memset(&cfg, 0, sizeof cfg);\n"
-            "    cfg.ukr = find(packed, mr, nv, ku, pf); cfg.ukr_direct = packa ? 0 : find(direct, mr, nv, ku, pf);\n"
-            "    cfg.ukr_sweep = packa ? 0 : find(sweep, mr, nv, ku, pf);\n"
-            "    if (!cfg.ukr || (!packa && (!cfg.ukr_direct || !cfg.ukr_sweep))) return 3;\n"
             "    cfg.mr = mr; cfg.nv = nv; cfg.ku = ku; cfg.mc = atoi(argv[7]); cfg.ncp = atoi(argv[8]); cfg.kc = atoi(argv[9]);\n"
             "    cfg.packb = atoi(argv[10]); cfg.split = argv[12][0]; cfg.order = argv[13][0];\n"
+            "%s"
             "    if (getenv(\"TKTUNE_TEST_CRASH_MR\") && (unsigned)atoi(getenv(\"TKTUNE_TEST_CRASH_MR\")) == mr) raise(SIGSEGV);\n"
             "    if (getenv(\"TKTUNE_TEST_HANG_MR\") && (unsigned)atoi(getenv(\"TKTUNE_TEST_HANG_MR\")) == mr) for (;;) {}\n"
             "    CPU_ZERO(&set); CPU_SET(0, &set); sched_setaffinity(0, sizeof set, &set);\n"
@@ -123,7 +142,7 @@ static int write_source(const char *path, const char *sym, const char *isa, int 
             "    memset(&d, 0, sizeof d);\n"
             "    d.transa = d.transb = TK_NO_TRANS; d.m = m; d.n = n; d.k = k; d.alpha = 1; d.a = a; d.lda = k;\n"
             "    d.b = b; d.ldb = n; d.c = c; d.ldc = n; d.nparts = 1;\n"
-            "    row = %s;\n"
+            "%s"
             "    if (row < 0) return 7;\n"
             "    RUN();\n"
             "    if (getenv(\"TKTUNE_TEST_WRONG_MR\") && (unsigned)atoi(getenv(\"TKTUNE_TEST_WRONG_MR\")) == mr) c[m * n - 1] += 1;\n"
@@ -166,7 +185,7 @@ static int write_source(const char *path, const char *sym, const char *isa, int 
             "    if (dbuf) printf(\" dram=%%.1f\", bw0 < bw1 ? bw0 : bw1);\n"
             "    printf(\"\\n\");\n"
             "    return 0;\n}\n",
-            isa, sym, exact ? "row_of(&cfg)" : "0");
+            lookup, isa, sym, exact ? "" : "    row = 0;\n");
     return fclose(f) == 0;
 }
 
@@ -196,7 +215,7 @@ static unsigned long long cold_arena(const tkt_table *t)
 }
 
 int shape_probe_build(shape_probe *p, const profile_opts *o, const isa_desc *isa, const tkt_table *t,
-                      const tkt_row *rows, int nrows)
+                      const tkt_row *rows, int nrows, int compile)
 {
     static char tiles[16384], direct[16384];
     char cmd[40000], gen[1100], src[1100], sym[40], one[64];
@@ -222,19 +241,18 @@ int shape_probe_build(shape_probe *p, const profile_opts *o, const isa_desc *isa
     snprintf(src, sizeof src, "%s/full/probe.c", o->work);
     snprintf(p->bin, sizeof p->bin, "%s/full/probe", o->work);
     p->exact = 0;
-    if (!write_source(src, sym, isa->name, 0)) {
+    if (!write_source(src, sym, isa->name, 0, NULL)) {
         fprintf(stderr, "tktune: cannot write %s\n", src);
         return 0;
     }
-    if (!probe_compile(o, isa, gen, src, p->bin, cmd, sizeof cmd)) {
-        fprintf(stderr, "tktune: the shape probe does not compile (%s)\n", cmd);
-        return 0;
-    }
-    return 1;
+    /* its headers are in gen, not beside the source */
+    probe_compile_cmd(o, isa, gen, src, p->bin, p->compile, sizeof p->compile);
+    return !compile || probes_compile(&p, 1, 1);
 }
 
 int exact_probe_build(shape_probe *p, const profile_opts *o, const isa_desc *isa, const tkt_table *t,
-                      const tkt_row *cands, int nc, unsigned long long m, unsigned long long n, unsigned long long k)
+                      const tkt_row *cands, int nc, unsigned long long m, unsigned long long n, unsigned long long k,
+                      int compile)
 {
     static tkt_table et;
     char dir[1100], tab[1200], src[1200], cmd[5000], sym[40];
@@ -265,15 +283,51 @@ int exact_probe_build(shape_probe *p, const profile_opts *o, const isa_desc *isa
     cpu_symbol(t->cpu, sym, sizeof sym);
     snprintf(src, sizeof src, "%s/probe.c", dir);
     snprintf(p->bin, sizeof p->bin, "%s/probe", dir);
-    if (!write_source(src, sym, isa->name, et.n - 1)) {
+    if (!write_source(src, sym, isa->name, et.n - 1, et.rows)) {
         fprintf(stderr, "tktune: cannot write %s\n", src);
         return 0;
     }
-    if (!probe_compile(o, isa, dir, src, p->bin, cmd, sizeof cmd)) {
-        fprintf(stderr, "tktune: the exact-shape probe does not compile (%s)\n", cmd);
-        return 0;
+    probe_compile_cmd(o, isa, dir, src, p->bin, p->compile, sizeof p->compile);
+    return !compile || probes_compile(&p, 1, 1);
+}
+
+/* A compile is one process that keeps one core busy: 30 s for the generic probe, 10-15 s for an
+ * exact-shape one on the Zen 4; one after another, the probes took 265 of a run's 540 s there. */
+int probes_compile(shape_probe *const *ps, int n, int jobs)
+{
+    pid_t pid[64];
+    int who[64], running = 0, next = 0, ok = 1;
+    if (jobs < 1) jobs = 1;
+    if (jobs > 64) jobs = 64;
+    while (next < n || running > 0) {
+        if (ok && next < n && running < jobs) {
+            pid_t c = fork();
+            if (c == 0) {
+                execl("/bin/sh", "sh", "-c", ps[next]->compile, (char *)NULL);
+                _exit(127);
+            }
+            if (c < 0) {
+                fprintf(stderr, "tktune: cannot start a compile: %s\n", strerror(errno));
+                ok = 0;
+                continue;
+            }
+            pid[running] = c, who[running++] = next++;
+            continue;
+        }
+        int st;
+        pid_t done = wait(&st);
+        if (done < 0) break;
+        for (int i = 0; i < running; i++)
+            if (pid[i] == done) {
+                if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+                    fprintf(stderr, "tktune: a probe does not compile (%s)\n", ps[who[i]]->compile);
+                    ok = 0;
+                }
+                pid[i] = pid[running - 1], who[i] = who[running - 1], running--;
+                break;
+            }
     }
-    return 1;
+    return ok;
 }
 
 void full_key(const isa_desc *isa, const tkt_row *r, unsigned long long m, unsigned long long n,

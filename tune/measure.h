@@ -20,17 +20,24 @@ typedef struct {
     int exact; /* 1: built by exact_probe_build; its records say path=plain (path=exact before
                 * session 12: the descriptor instance) */
     unsigned long long cold_bytes; /* the arena cold measurements rotate their operands through */
+    char compile[4096];            /* built with compile 0: the command that compiles it */
 } shape_probe;
 
-/* Generates and compiles the probe; 0 with a message on stderr when that fails. */
+/* Generates and compiles the probe; 0 with a message on stderr when that fails. compile 0: all but
+ * the compile, whose command is left in p->compile for probes_compile. */
 int shape_probe_build(shape_probe *p, const profile_opts *o, const isa_desc *isa, const tkt_table *t,
-                      const tkt_row *rows, int nrows);
+                      const tkt_row *rows, int nrows, int compile);
 
 /* A probe of one shape as users get it: a table of one exact-shape row per candidate (and the
  * catch-all), so each candidate runs as its exact-shape instance (docs/tables.md), which the
- * generic probe does not time; then shape_measure through it. 0 with a message when that fails. */
+ * generic probe does not time; then shape_measure through it. 0 with a message when that fails.
+ * compile 0: all but the compile, whose command is left in p->compile for exact_probes_compile. */
 int exact_probe_build(shape_probe *p, const profile_opts *o, const isa_desc *isa, const tkt_table *t,
-                      const tkt_row *cands, int nc, unsigned long long m, unsigned long long n, unsigned long long k);
+                      const tkt_row *cands, int nc, unsigned long long m, unsigned long long n, unsigned long long k,
+                      int compile);
+/* Runs the compile commands of n probes built with compile 0, up to `jobs` at once; 0 with a message
+ * when one fails. */
+int probes_compile(shape_probe *const *ps, int n, int jobs);
 
 /* The record-log key of one whole-shape measurement: the shape, then every decision in order. */
 void full_key(const isa_desc *isa, const tkt_row *r, unsigned long long m, unsigned long long n,

@@ -68,28 +68,39 @@ int log_has(const char *log, const char *cpu, const char *key)
     return found;
 }
 
-void write_probe_prelude(FILE *f, const char *what, const char *header, const char *isa)
+void write_probe_prelude(FILE *f, const char *what, const char *header, const char *isa, int lists)
 {
     fprintf(f,
             "/* written by tktune: %s */\n"
             "#define _GNU_SOURCE\n#include <sched.h>\n#include <signal.h>\n#include <stdio.h>\n#include <stdlib.h>\n"
             "#include <string.h>\n#include <time.h>\n#include \"tk/gen/%s.h\"\n"
+            "static double now(void) { struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t); return t.tv_sec + 1e-9 * t.tv_nsec; }\n"
+            "static int cmp(const void *a, const void *b) { double x = *(const double *)a, y = *(const double *)b; return x < y ? -1 : x > y; }\n",
+            what, header);
+    /* the kernel lists: every kernel they name is compiled into the probe (an exact-shape probe,
+     * whose instances carry their own kernels, compiled in 20 s with them and 13 without) */
+    if (!lists) return;
+    fprintf(f,
             "typedef struct { tki_ukr_fn f; unsigned mr, nv, ku, pf; } entry;\n"
             "#define E(name, mr, nv, ku, pf) {name, mr, nv, ku, pf},\n"
             "static const entry packed[] = { TKI_UKR_LIST_F32_%s(E) {0, 0, 0, 0, 0} };\n"
             "static const entry direct[] = { TKI_UKR_DIRECT_LIST_F32_%s(E) {0, 0, 0, 0, 0} };\n"
-            "static const entry sweep[] = { TKI_UKR_SWEEP_LIST_F32_%s(E) {0, 0, 0, 0, 0} };\n"
-            "static double now(void) { struct timespec t; clock_gettime(CLOCK_MONOTONIC, &t); return t.tv_sec + 1e-9 * t.tv_nsec; }\n"
-            "static int cmp(const void *a, const void *b) { double x = *(const double *)a, y = *(const double *)b; return x < y ? -1 : x > y; }\n",
-            what, header, isa, isa, isa);
+            "static const entry sweep[] = { TKI_UKR_SWEEP_LIST_F32_%s(E) {0, 0, 0, 0, 0} };\n",
+            isa, isa, isa);
+}
+
+void probe_compile_cmd(const profile_opts *o, const isa_desc *isa, const char *gen_dir, const char *src, const char *bin,
+                       char *cmd, size_t cap)
+{
+    const char *flags = strcmp(isa->require_macro, "none") && strcmp(isa->cflags, "none") ? isa->cflags : "";
+    snprintf(cmd, cap, "%s -std=c11 -O2 %s -I '%s/include' -I '%s' '%s' -o '%s'", o->cc, flags, g_root, gen_dir, src,
+             bin);
 }
 
 int probe_compile(const profile_opts *o, const isa_desc *isa, const char *gen_dir, const char *src, const char *bin,
                   char *cmd, size_t cap)
 {
-    const char *flags = strcmp(isa->require_macro, "none") && strcmp(isa->cflags, "none") ? isa->cflags : "";
-    snprintf(cmd, cap, "%s -std=c11 -O2 %s -I '%s/include' -I '%s' '%s' -o '%s'", o->cc, flags, g_root, gen_dir, src,
-             bin);
+    probe_compile_cmd(o, isa, gen_dir, src, bin, cmd, cap);
     return system(cmd) == 0;
 }
 
@@ -99,7 +110,7 @@ static int write_probe_source(const char *path, const isa_desc *isa)
     char header[64];
     if (!f) return 0;
     snprintf(header, sizeof header, "ukr_f32_%s", isa->name);
-    write_probe_prelude(f, "times one microkernel of the generated list, L1-resident operands", header, isa->name);
+    write_probe_prelude(f, "times one microkernel of the generated list, L1-resident operands", header, isa->name, 1);
     fprintf(f,
             "int main(int argc, char **argv) {\n"
             "    int form, idx; size_t kc, nr, i; long calls, c; double g[9], t0; cpu_set_t set; float *a, *b, *cc; tki_ukr_aux aux; const entry *e;\n"

@@ -33,7 +33,10 @@ int profile_level0(const profile_opts *o, const isa_desc *isa, const cand_l0 *ca
                    const unsigned long long *kcs);
 /* The start every probe source shares: includes, the generated `header`, the packed[] and direct[]
  * kernel lists of the ISA, now() and a qsort comparison. */
-void write_probe_prelude(FILE *f, const char *what, const char *header, const char *isa);
+void write_probe_prelude(FILE *f, const char *what, const char *header, const char *isa, int lists);
+/* The command line probe_compile runs, in cmd. */
+void probe_compile_cmd(const profile_opts *o, const isa_desc *isa, const char *gen_dir, const char *src, const char *bin,
+                       char *cmd, size_t cap);
 /* Compiles a probe source `src` into `bin` as users compile tk (the ISA's flags where its headers
  * require them), with the generated headers in `gen_dir`: one command line for every probe. Returns 1
  * on success; the command it ran is left in cmd (for the caller's error message). */

@@ -33,6 +33,7 @@
 #include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #define MAXPTS 256
 #define MAXC 40 /* candidates per point: the previous choice, the model's, and their variants */
@@ -303,8 +304,14 @@ static void add_whole_k(point *p)
 static int read_shape_points(const char *path, point *pts, int at, int cap)
 {
     static unsigned long long mnk[MAXPTS][3];
-    int n = read_shapes(path, mnk, cap - at);
+    int n = read_shapes(path, mnk, cap - at), first = at;
     for (int i = 0; i < n; i++, at++) {
+        int again = 0; /* a shape listed twice is one row (and one probe, whose compiles must not race) */
+        for (int j = first; j < at && !again; j++) again = pts[j].sm[0] == mnk[i][0] && pts[j].sn[0] == mnk[i][1] && pts[j].sk[0] == mnk[i][2];
+        if (again) {
+            at--;
+            continue;
+        }
         memset(&pts[at], 0, sizeof pts[at]);
         pts[at].sm[0] = mnk[i][0], pts[at].sn[0] = mnk[i][1], pts[at].sk[0] = mnk[i][2], pts[at].nsh = 1, pts[at].exact = 1;
     }
@@ -544,8 +551,21 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
 
     /* 4. measure (estimated: check) */
     t1 = now();
-    shape_probe sp;
-    if (!shape_probe_build(&sp, po, isa, t, all, nall)) return 1;
+    /* the generic probe, and the exact-shape probes of the listed shapes (a listed shape becomes an
+     * exact-shape row: its candidates are measured as that row's instance, the code users get, a
+     * constant shape with the kernel inlined, not the generic driver); compiled on every core at
+     * once before anything is timed. */
+    static shape_probe sp, eps[MAXPTS];
+    static shape_probe *build[MAXPTS + 1];
+    int first_point = o->estimated ? np : 0, nbuild = 0;
+    if (!shape_probe_build(&sp, po, isa, t, all, nall, 0)) return 1;
+    build[nbuild++] = &sp;
+    for (int i = 0; i < nexact && !o->estimated; i++) {
+        if (!exact_probe_build(&eps[i], po, isa, t, pts[i].cand, pts[i].nc, pts[i].sm[0], pts[i].sn[0], pts[i].sk[0], 0))
+            return 1;
+        build[nbuild++] = &eps[i];
+    }
+    if (!probes_compile(build, nbuild, (int)sysconf(_SC_NPROCESSORS_ONLN))) return 1;
     if (o->estimated) {
         int checked = check_choices(&sp, isa, t, pts, np);
         if (checked < 0) die("a chosen configuration computed a wrong result under %s: the table was not written", po->run_prefix);
@@ -569,7 +589,7 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
     int next_cell;
     const int run = completed_runs(po->log, po->cpu, &next_cell), rep0 = RUN_REPS * run;
     const int start_cell = ncells > 0 && next_cell > 0 && next_cell < ncells ? next_cell : 0;
-    int first_point = o->estimated ? np : 0, cells_done = 0;
+    int cells_done = 0;
     progress pr = {now(), planned, 0, po->progress};
     int out_of_time = 0;
     for (int q = first_point; q < np; q++) {
@@ -577,15 +597,8 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
         point *p = &pts[i];
         double best[MAXC][3];
         int keep[MAXC];
-        shape_probe ep;
-        const shape_probe *pp = &sp;
+        const shape_probe *pp = i < nexact ? &eps[i] : &sp;
         const int noisy0 = shape_noisy();
-        /* a listed shape becomes an exact-shape row: measure its candidates as that row's instance,
-         * the code users get (constant shape, the kernel inlined), not the generic driver */
-        if (i < nexact) {
-            if (!exact_probe_build(&ep, po, isa, t, p->cand, p->nc, p->sm[0], p->sn[0], p->sk[0])) return 1;
-            pp = &ep;
-        }
         memset(best, 0, sizeof best);
         for (int j = 0; j < p->nc; j++) keep[j] = 1;
         for (int rep = 0; rep < ROUNDS && !out_of_time; rep++) {
