@@ -37,8 +37,9 @@ void write_probe_prelude(FILE *f, const char *what, const char *header, const ch
 /* The command line probe_compile runs, in cmd. */
 void probe_compile_cmd(const profile_opts *o, const isa_desc *isa, const char *gen_dir, const char *src, const char *bin,
                        char *cmd, size_t cap);
-/* Compiles a probe source `src` into `bin` as users compile tk (the ISA's flags where its headers
- * require them), with the generated headers in `gen_dir`: one command line for every probe. Returns 1
+/* Compiles a probe source `src` into `bin` as make bench compiles tk (-O3, functions and loops
+ * aligned to 64 bytes; the ISA's flags where its headers require them), with the generated headers
+ * in `gen_dir`: one command line for every probe. Returns 1
  * on success; the command it ran is left in cmd (for the caller's error message). */
 int probe_compile(const profile_opts *o, const isa_desc *isa, const char *gen_dir, const char *src, const char *bin,
                   char *cmd, size_t cap);
