@@ -31,7 +31,7 @@ int shape_probe_build(shape_probe *p, const profile_opts *o, const isa_desc *isa
 /* A probe of one shape as users get it: a table of one exact-shape row per candidate (and the
  * catch-all), so each candidate runs as its exact-shape instance (docs/tables.md), which the
  * generic probe does not time; then shape_measure through it. 0 with a message when that fails.
- * compile 0: all but the compile, whose command is left in p->compile for exact_probes_compile. */
+ * compile 0: all but the compile, whose command is left in p->compile for probes_compile. */
 int exact_probe_build(shape_probe *p, const profile_opts *o, const isa_desc *isa, const tkt_table *t,
                       const tkt_row *cands, int nc, unsigned long long m, unsigned long long n, unsigned long long k,
                       int compile);

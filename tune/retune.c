@@ -496,12 +496,11 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
          * larger than the last-level cache, as a prefill or a large layer multiplies. The grid's own
          * corner (n at the grid's edge) keeps B in cache, where reading it in place wins; at
          * 512x11008x4096 that row ran at 0.89 of a packed one (one bench run). The large-B corner is
-         * taken STREAM_N wide and deep enough that B is twice the cache (kb), where the shape stays
-         * under BIGB_FLOP (about 0.2 s). */
-        int bigb = deep && !p->stream && 2.0 * hm * STREAM_N * kb <= BIGB_FLOP;
+         * taken STREAM_N wide and deep enough that B is twice the cache (kb); the grid splits only
+         * the bands where that shape stays under BIGB_FLOP (about 0.2 s), so every deep cell has it. */
         p->nsh = 0;
         p->sm[p->nsh] = (unsigned long long)hm, p->sn[p->nsh] = (unsigned long long)hn, p->sk[p->nsh++] = (unsigned long long)k1;
-        if (bigb) p->sm[p->nsh] = (unsigned long long)hm, p->sn[p->nsh] = STREAM_N, p->sk[p->nsh++] = (unsigned long long)kb, p->bigb = 1;
+        if (deep) p->sm[p->nsh] = (unsigned long long)hm, p->sn[p->nsh] = STREAM_N, p->sk[p->nsh++] = (unsigned long long)kb, p->bigb = 1;
         else if (p->wide) p->sm[p->nsh] = (unsigned long long)hm, p->sn[p->nsh] = STREAM_WIDE, p->sk[p->nsh++] = k2;
         else if (k2 != k1) p->sm[p->nsh] = (unsigned long long)hm, p->sn[p->nsh] = (unsigned long long)hn, p->sk[p->nsh++] = (unsigned long long)k2;
         if (mm != hm || mn != hn)
