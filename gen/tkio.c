@@ -99,7 +99,7 @@ static int key_index(const char *const *keys, const reader *r)
 
 static const char *const isa_keys[] = {"isa", "family", "vector_bits", "vregs", "vla", "predication",
                                        "target_attr", "cflags", "require_macro", "host_feature",
-                                       "emulator", "template", "a_regs", "direct", "narrow", "prefetch", NULL};
+                                       "emulator", "template", "a_regs", "direct", "narrow", "prefetch", "dot", NULL};
 
 static void copy_rest(reader *r, char *dst, size_t cap)
 {
@@ -186,6 +186,11 @@ int parse_isa(const char *path, isa_desc *d)
             if (!strcmp(r.tok[1], "yes")) d->prefetch = 1;
             else if (!strcmp(r.tok[1], "no")) d->prefetch = 0;
             else err_at(path, r.line, "prefetch must be yes or no");
+            break;
+        case 16:
+            if (!strcmp(r.tok[1], "yes")) d->dot = 1;
+            else if (!strcmp(r.tok[1], "no")) d->dot = 0;
+            else err_at(path, r.line, "dot must be yes or no");
             break;
         }
     }
@@ -382,6 +387,27 @@ int parse_tile(const char *s, const isa_desc *isa, unsigned *mr, unsigned *nr, c
     return 1;
 }
 
+/* A dot row's tile, "4x5": MR rows by NB columns (not lanes), NB at most half a vector's lanes (its
+ * sums come out in one half-width vector); MR * NB accumulators, NB B vectors and one of A. */
+int parse_dot_tile(const char *s, const isa_desc *isa, unsigned *mr, unsigned *nb, char *why, size_t whycap)
+{
+    unsigned long long a, b;
+    char tmp[64];
+    const char *x = strchr(s, 'x');
+    if (!isa->dot) return snprintf(why, whycap, "packa dot needs the dot kernel form, which ISA %s does not provide", isa->name), 0;
+    if (!x || (size_t)(x - s) >= sizeof tmp) return snprintf(why, whycap, "tile '%s' is not MRxNB", s), 0;
+    memcpy(tmp, s, (size_t)(x - s));
+    tmp[x - s] = 0;
+    if (!parse_uint(tmp, &a) || a == 0 || a > 64) return snprintf(why, whycap, "bad MR in tile '%s'", s), 0;
+    if (!parse_uint(x + 1, &b) || b == 0 || b > isa->lanes / 2)
+        return snprintf(why, whycap, "a dot tile's NB (columns) must be 1..%u, not '%s'", isa->lanes / 2, x + 1), 0;
+    if (a * b + b + 1 > isa->vregs)
+        return snprintf(why, whycap, "dot tile %s needs %llu vector registers, %s has %u", s, a * b + b + 1, isa->name, isa->vregs), 0;
+    *mr = (unsigned)a;
+    *nb = (unsigned)b;
+    return 1;
+}
+
 uint32_t fnv1a_file(const char *path)
 {
     FILE *f = fopen(path, "rb");
@@ -518,7 +544,13 @@ int parse_table(const char *path, const isa_desc *isa, tkt_table *t)
             if (!parse_range(f[0], &w->m)) ok = 0, err_at(path, r.line, "bad m range '%s' (use N, LO..HI, LO..* or *)", f[0]);
             if (!parse_range(f[1], &w->n)) ok = 0, err_at(path, r.line, "bad n range '%s'", f[1]);
             if (!parse_range(f[2], &w->k)) ok = 0, err_at(path, r.line, "bad k range '%s'", f[2]);
-            if (!parse_tile(f[3], isa, &w->mr, &w->nr, why, sizeof why)) ok = 0, err_at(path, r.line, "%s", why);
+            if (!strcmp(f[12], "yes")) w->packa = 1;
+            else if (!strcmp(f[12], "no")) w->packa = 0;
+            else if (!strcmp(f[12], "dot")) w->packa = TKT_DOT;
+            else ok = 0, w->packa = 1, err_at(path, r.line, "packa must be yes, no or dot");
+            if (w->packa == TKT_DOT) {
+                if (!parse_dot_tile(f[3], isa, &w->mr, &w->nr, why, sizeof why)) ok = 0, err_at(path, r.line, "%s", why);
+            } else if (!parse_tile(f[3], isa, &w->mr, &w->nr, why, sizeof why)) ok = 0, err_at(path, r.line, "%s", why);
             if (!parse_uint(f[4], &v) || v < 1 || v > 16) ok = 0, err_at(path, r.line, "ku must be 1..16");
             else w->ku = (unsigned)v;
             if (!parse_uint(f[5], &w->mc) || w->mc == 0) ok = 0, err_at(path, r.line, "bad mc '%s'", f[5]);
@@ -542,15 +574,14 @@ int parse_table(const char *path, const isa_desc *isa, tkt_table *t)
             snprintf(w->evidence, sizeof w->evidence, "%s", f[10]);
             if (!strcmp(f[11], "m") || !strcmp(f[11], "n")) w->order = f[11][0];
             else ok = 0, err_at(path, r.line, "order must be m or n");
-            if (!strcmp(f[12], "yes")) w->packa = 1;
-            else if (!strcmp(f[12], "no")) w->packa = 0;
-            else ok = 0, err_at(path, r.line, "packa must be yes or no");
             if (!parse_uint(f[TKT_COL_PF], &v) || v > 64) ok = 0, err_at(path, r.line, "pf must be 0..64 (B rows prefetched ahead)");
             else w->pf = (unsigned)v;
             if (ok && w->pf && !isa->prefetch)
                 ok = 0, err_at(path, r.line, "pf %u needs kernels that prefetch, which ISA %s does not provide", w->pf, isa->name);
             if (ok && !w->packa && !isa->direct)
                 ok = 0, err_at(path, r.line, "packa no needs the direct kernel form, which ISA %s does not provide", isa->name);
+            if (ok && w->packa == TKT_DOT && (w->pf || !w->packb))
+                ok = 0, err_at(path, r.line, "a dot row copies B by columns (packb yes) and does not prefetch (pf 0)");
             if (ok) {
                 if (w->mc % w->mr) err_at(path, r.line, "mc %llu is not a multiple of MR %u", w->mc, w->mr);
                 if (w->nc % w->nr) err_at(path, r.line, "nc %llu is not a multiple of NR %u", w->nc, w->nr);
@@ -811,14 +842,14 @@ int write_table(FILE *f, const tkt_table *t, const isa_desc *isa)
     for (int i = 0; i < t->n; i++) {
         const tkt_row *w = &t->rows[i];
         char tile[64], nc[64];
-        snprintf(tile, sizeof tile, "%ux%u%s", w->mr, w->nr, v);
+        snprintf(tile, sizeof tile, "%ux%u%s", w->mr, w->nr, w->packa == TKT_DOT ? "" : v);
         snprintf(nc, sizeof nc, "%llu%s", w->nc, v);
         fprintf(f, "row          ");
         write_range(f, &w->m);
         write_range(f, &w->n);
         write_range(f, &w->k);
         fprintf(f, "%-7s %-3u %-3u %-5llu %-6s %-6llu %-6s %-6c %-6c %-6s %s\n", tile, w->ku, w->pf, w->mc, nc, w->kc,
-                w->packb ? "yes" : "no", w->split, w->order, w->packa ? "yes" : "no", w->evidence);
+                w->packb ? "yes" : "no", w->split, w->order, w->packa == TKT_DOT ? "dot" : w->packa ? "yes" : "no", w->evidence);
     }
     return ferror(f) ? 0 : 1;
 }

@@ -12,6 +12,7 @@
 #define MAXCPU 64
 #define MAXISA 16
 #define TK_SIZE_INF ((unsigned long long)-1)
+#define TKT_DOT 2 /* tkt_row.packa of a dot-form row */
 
 extern int n_errors;        /* errors reported so far */
 extern const char *g_root;  /* the source tree: arch/, tuning_tables/, templates/, gen/ */
@@ -37,6 +38,7 @@ typedef struct {
     int direct; /* the template also provides the direct form (A and B read in place) */
     int narrow; /* its kernels compute a ragged column tile with only the vectors it needs (tuner's model) */
     int prefetch; /* its kernels take a B prefetch distance (the table's pf column; 0 elsewhere) */
+    int dot;      /* the template also provides the dot form (vectors along k; table rows `packa dot`) */
 } isa_desc;
 
 typedef struct {
@@ -60,7 +62,8 @@ typedef struct {
     unsigned pf;                    /* B rows the kernel prefetches ahead of its k step; 0: none */
     unsigned long long mc, nc, kc;  /* nc in the same unit as nr */
     int packb;                      /* 0 no, 1 yes */
-    int packa;                      /* 0: A read in place by the direct kernel form */
+    int packa;                      /* 0: A read in place by the direct kernel form; 1 packed; TKT_DOT:
+                                     * the dot form (vectors along k), nr then counts columns */
     char split;                     /* partition cut: m or n */
     char order;                     /* inner loop order: m (A panel kept in L1) or n (B panel kept) */
     char evidence[16];
@@ -99,6 +102,7 @@ int parse_range(const char *s, range *out);
 unsigned tile_vregs(const isa_desc *isa, unsigned mr, unsigned nv);
 int parse_tile(const char *s, const isa_desc *isa, unsigned *mr, unsigned *nr, char *why,
                       size_t whycap);
+int parse_dot_tile(const char *s, const isa_desc *isa, unsigned *mr, unsigned *nb, char *why, size_t whycap);
 uint32_t fnv1a_file(const char *path);
 int parse_table(const char *path, const isa_desc *isa, tkt_table *t);
 /* A row that matches one shape only: it gets that shape's own compiled instance of the driver. */

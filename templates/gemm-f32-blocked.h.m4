@@ -22,9 +22,10 @@ m4_ifelse(TKM_REQUIRE_MACRO, <@none@>, <@@>, <@#if !defined(TKM_REQUIRE_MACRO)
 static const tki_gemm_cfg tki_gemm_f32_cfgs_<@@>TKM_CPU[TKM_NCFG] = {
 @>)
 
-m4_dnl # tkm_gemm_config(ID, MR, NV, KU, MC, NC_PANELS, KC, PACKB, SPLIT, ORDER, PACKA, EVIDENCE, WHERE, PF)
+m4_dnl # tkm_gemm_config(ID, MR, NV, KU, MC, NC_PANELS, KC, PACKB, SPLIT, ORDER, PACKA, EVIDENCE, WHERE, PF):
+m4_dnl # PACKA 0 the direct form, 1 packed, 2 the dot form (NV then counts columns)
 m4_define(<@tkm_gemm_config@>, <@tkm_nargs(<@tkm_gemm_config@>, 14, $#)m4_dnl
-    {tkm_ukr_name($2, $3, $4, $14), m4_ifelse($11, 0, <@tkm_ukr_direct_name($2, $3, $4, $14), tkm_ukr_sweep_name($2, $3, $4, $14)@>, <@0, 0@>), $2, $3, $4, $5, $6, $7, $8, m4_ifelse($9, m, 0x6d, 0x6e), m4_ifelse($10, m, 0x6d, 0x6e)}, /* $1: $12, $13 */@>)
+    {m4_ifelse($11, 2, <@tkm_ukr_dot_name($2, $3, $4), 0, 0@>, <@tkm_ukr_name($2, $3, $4, $14), m4_ifelse($11, 0, <@tkm_ukr_direct_name($2, $3, $4, $14), tkm_ukr_sweep_name($2, $3, $4, $14)@>, <@0, 0@>)@>), $2, $3, $4, $5, $6, $7, $8, m4_ifelse($9, m, 0x6d, 0x6e), m4_ifelse($10, m, 0x6d, 0x6e), m4_ifelse($11, 2, 1, 0)}, /* $1: $12, $13 */@>)
 
 m4_dnl # tkm_gemm_select_begin ... tkm_gemm_select_end: the decision tree over the rows that are not
 m4_dnl # exact shapes, which tkgen computes (gen/tkgen.c, emit_tree): tkm_gemm_split(DEPTH, VAR, AT)
@@ -94,6 +95,12 @@ m4_define(<@_tkm_tile1_body@>, <@m4_dnl
 @>)
 
 m4_define(<@tkm_gemm_driver@>, <@m4_dnl
+/* Columns of one tile of a row's configuration: NV vectors, or NV columns in the dot form. */
+static inline size_t tki_gemm_f32_nr_<@@>TKM_CPU<@@>(const tki_gemm_cfg *cfg)
+{
+    return cfg->dot ? cfg->nv : (size_t)cfg->nv * (tkm_vl_f32);
+}
+
 /* op(A)[i0 : i0+mc, p0 : p0+kc] into MR-row panels, p-major inside a panel, rows past mc zeroed. */
 static inline TKM_TARGET void tki_gemm_f32_pack_a_<@@>TKM_CPU<@@>(const tki_gemm_args *g, size_t i0, size_t mc,
                                                      size_t p0, size_t kc, size_t mr, float *TKI_RESTRICT dst)
@@ -150,15 +157,94 @@ static inline TKM_TARGET void tki_gemm_f32_pack_b_<@@>TKM_CPU<@@>(const tki_gemm
 
 /* Floats of workspace for one packed mc x kc block of A (kept 64-byte aligned) and `panels`
  * NR-wide panels of packed B, for an m-row, k-deep problem: the one rule the entry point, the
- * workspace query and the blocked loops all size by. */
+ * workspace query and the blocked loops all size by. The dot form copies the same blocks, their
+ * rows tki_gemm_dot_ld apart. */
 static inline size_t tki_gemm_f32_ws_need_<@@>TKM_CPU<@@>(const tki_gemm_cfg *cfg, size_t m, size_t k, size_t panels)
 {
-    size_t nr = (size_t)cfg->nv * (tkm_vl_f32);
+    size_t nr = tki_gemm_f32_nr_<@@>TKM_CPU<@@>(cfg);
     size_t kc = tki_min(cfg->kc, k ? k : 1);
     size_t mc = tki_min(cfg->mc, tki_round_up(m, cfg->mr));
+    if (cfg->dot) return tki_round_up(mc * tki_gemm_dot_ld(kc), 16) + tki_gemm_dot_ld(kc) * panels * nr + 16;
     return tki_round_up(mc * kc, 16) + kc * panels * nr + 16;
 }
 
+m4_ifelse(TKM_ISA_DOT, 1, <@m4_dnl
+/* op(B)[p0 : p0+kc, j0 : j0+nc] of an untransposed B by columns, column j at dst + j*ld: the dot
+ * form's B. Rows are read in order; a dot row is a few columns wide, so each row scatters to few
+ * streams. */
+static inline TKM_TARGET void tki_gemm_f32_pack_bt_<@@>TKM_CPU<@@>(const tki_gemm_args *g, size_t p0, size_t kc,
+                                                      size_t j0, size_t nc, size_t ld, float *TKI_RESTRICT dst)
+{
+    size_t j, p;
+    for (p = 0; p < kc; p++) {
+        const float *src = g->b + (p0 + p) * g->ldb + j0;
+        for (j = 0; j < nc; j++) dst[j * ld + p] = src[j];
+    }
+}
+
+/* op(A)[i0 : i0+mc, p0 : p0+kc] of a transposed A row by row, row i at dst + i*ld: the dot form
+ * reads A along k. */
+static inline TKM_TARGET void tki_gemm_f32_pack_at_<@@>TKM_CPU<@@>(const tki_gemm_args *g, size_t i0, size_t mc,
+                                                      size_t p0, size_t kc, size_t ld, float *TKI_RESTRICT dst)
+{
+    size_t i, p;
+    for (p = 0; p < kc; p++) {
+        const float *src = g->a + (p0 + p) * g->lda + i0;
+        for (i = 0; i < mc; i++) dst[i * ld + p] = src[i];
+    }
+}
+
+/* The dot form's loops (docs/microkernel.md) over rows [i0, i1) and columns [j0, j1): panels of
+ * ncp * NB columns, k blocks, blocks of mc rows, then MR x NB tiles. The kernel reads A by rows and B
+ * by columns, both along k: A in place unless transposed (then copied row by row), B in place when
+ * transposed (its rows are op(B)'s columns), else copied by columns once per panel and k block.
+ * Every element is one kernel's dot product per k block, whatever tile or part it falls in. */
+static inline TKM_TARGET void tki_gemm_f32_dot_<@@>TKM_CPU<@@>(const tki_gemm_cfg *cfg, const tki_gemm_args *g,
+                                                  size_t i0, size_t i1, size_t j0, size_t j1,
+                                                  float *ws, size_t ws_floats)
+{
+    const size_t mr = cfg->mr, nb = cfg->nv;
+    const size_t kc = tki_min(cfg->kc, g->k), mc = tki_min(cfg->mc, tki_round_up(g->m, mr));
+    const int a_copy = g->transa != TK_NO_TRANS, b_copy = g->transb == TK_NO_TRANS;
+    size_t ncp = cfg->ncp, jc, pc, ic;
+    const size_t ld = tki_gemm_dot_ld(kc);
+    float *pa = ws, *pb = ws + tki_round_up(mc * ld, 16);
+    while (ncp > 1 && tki_gemm_f32_ws_need_<@@>TKM_CPU<@@>(cfg, g->m, g->k, ncp) > ws_floats) ncp--;
+    for (jc = j0; jc < j1; jc += ncp * nb) {
+        const size_t ncur = tki_min(ncp * nb, j1 - jc);
+        for (pc = 0; pc < g->k; pc += kc) {
+            const size_t kcur = tki_min(kc, g->k - pc);
+            const int first = pc == 0, last = pc + kcur == g->k;
+            const float *bt = b_copy ? pb : g->b + jc * g->ldb + pc;
+            const size_t ldbt = b_copy ? ld : g->ldb;
+            tki_ukr_aux aux;
+            aux.alpha = g->alpha;
+            aux.beta = first ? g->beta : 1.0f;
+            if (b_copy) tki_gemm_f32_pack_bt_<@@>TKM_CPU<@@>(g, pc, kcur, jc, ncur, ld, pb);
+            for (ic = i0; ic < i1; ic += mc) {
+                const size_t mcur = tki_min(mc, i1 - ic);
+                const size_t nj = (ncur + nb - 1) / nb, ni = (mcur + mr - 1) / mr;
+                const float *ap = a_copy ? pa : g->a + ic * g->lda + pc;
+                size_t t;
+                aux.rsa = a_copy ? ld : g->lda;
+                if (a_copy) tki_gemm_f32_pack_at_<@@>TKM_CPU<@@>(g, ic, mcur, pc, kcur, ld, pa);
+                /* order 'n': the tile's B columns stay in L1 across the row tiles; 'm': its A rows */
+                for (t = 0; t < nj * ni; t++) {
+                    const size_t jt = cfg->order == 0x6d ? t % nj : t / ni;
+                    const size_t it = cfg->order == 0x6d ? t / nj : t % ni;
+                    const size_t jr = jt * nb, ir = it * mr;
+                    const size_t ncols = tki_min(nb, ncur - jr), mrows = tki_min(mr, mcur - ir);
+                    float *ct = g->c + (ic + ir) * g->ldc + jc + jr;
+                    aux.bias = last && g->bias ? g->bias + jc + jr : NULL;
+                    cfg->ukr(kcur, ap + ir * aux.rsa, bt + jr * ldbt, ldbt, ct, g->ldc, mrows, ncols, &aux);
+                    if (last) tki_act_tile(ct, g->ldc, mrows, ncols, g->epi, g->lo, g->hi);
+                }
+            }
+        }
+    }
+}
+
+@>)m4_dnl
 /* The five loops (BLIS order jc, pc, ic, jr, ir) over rows [i0, i1) and columns [j0, j1).
  * ws holds ws_floats floats; nc shrinks to fit it (only the static buffer can be short, on a
  * vector-length-agnostic machine wider than the table assumed). */
@@ -174,6 +260,12 @@ static inline TKM_TARGET void tki_gemm_f32_blocked_<@@>TKM_CPU<@@>(const tki_gem
     const int direct_a = tki_gemm_a_in_place(cfg, g);
     size_t ncp = direct_b ? 1 : cfg->ncp, jc, pc, ic;
     float *pa = ws, *pb = ws + pa_floats;
+m4_ifelse(TKM_ISA_DOT, 1, <@m4_dnl
+    if (cfg->dot) {
+        tki_gemm_f32_dot_<@@>TKM_CPU<@@>(cfg, g, i0, i1, j0, j1, ws, ws_floats);
+        return;
+    }
+@>)m4_dnl
     while (ncp > 1 && tki_gemm_f32_ws_need_<@@>TKM_CPU<@@>(cfg, g->m, g->k, ncp) > ws_floats) ncp--;
     for (jc = j0; jc < j1; jc += direct_b ? j1 - j0 : ncp * nr) {
         const size_t ncur = direct_b ? j1 - j0 : tki_min(ncp * nr, j1 - jc);
@@ -259,7 +351,7 @@ static inline TKM_TARGET void tki_gemm_f32_part_<@@>TKM_CPU<@@>(const tki_gemm_c
     size_t i0 = 0, i1 = g->m, j0 = 0, j1 = g->n;
     if (nparts > 1) {
         int by_n = cfg->split == 0x6e;
-        size_t unit = by_n ? (size_t)cfg->nv * (tkm_vl_f32) : cfg->mr;
+        size_t unit = by_n ? tki_gemm_f32_nr_<@@>TKM_CPU<@@>(cfg) : cfg->mr;
         size_t len = by_n ? g->n : g->m;
         size_t tiles = (len + unit - 1) / unit;
         size_t t0 = tiles * part / nparts, t1 = tiles * (part + 1) / nparts;
@@ -280,7 +372,7 @@ static inline TKI_UNUSED size_t tki_gemm_f32_workspace_size_<@@>TKM_CPU<@@>(cons
     size_t nr, panels;
     if (!d || d->m == 0 || d->n == 0) return 0;
     cfg = &tki_gemm_f32_cfgs_<@@>TKM_CPU[tki_gemm_f32_select_<@@>TKM_CPU<@@>(d->m, d->n, d->k)];
-    nr = (size_t)cfg->nv * (tkm_vl_f32);
+    nr = tki_gemm_f32_nr_<@@>TKM_CPU<@@>(cfg);
     panels = cfg->packb ? tki_min(cfg->ncp, (d->n + nr - 1) / nr) : 1;
     return tki_gemm_f32_ws_need_<@@>TKM_CPU<@@>(cfg, d->m, d->k, panels) * sizeof(float);
 }
@@ -502,7 +594,7 @@ static inline TKI_UNUSED size_t tki_gemm_f32_parts_<@@>TKM_CPU<@@>(const tk_gemm
     double by_work;
     if (!d || max_parts <= 1 || d->m == 0 || d->n == 0) return 1;
     cfg = &tki_gemm_f32_cfgs_<@@>TKM_CPU[tki_gemm_f32_select_<@@>TKM_CPU<@@>(d->m, d->n, d->k)];
-    unit = cfg->split == 0x6e ? (size_t)cfg->nv * (tkm_vl_f32) : cfg->mr;
+    unit = cfg->split == 0x6e ? tki_gemm_f32_nr_<@@>TKM_CPU<@@>(cfg) : cfg->mr;
     len = cfg->split == 0x6e ? d->n : d->m;
     parts = tki_min(max_parts, (len + unit - 1) / unit);
     by_work = 2.0 * (double)d->m * (double)d->n * (double)d->k / (double)TK_GEMM_MIN_PART_FLOPS;

@@ -4,3 +4,17 @@ pass=0 fail=0
 ok()  { pass=$((pass + 1)); }
 bad() { fail=$((fail + 1)); echo "FAIL: $*"; }
 finish() { echo "$1: $pass passed, $fail failed"; [ "$fail" = 0 ]; }
+
+# A test's own tk/gen/all.h over the ukr headers of chosen ISAs (test_ukr takes its kernels from
+# it): isa_add ISA FEATURE for each (FEATURE: the ISA's host_feature, none where any CPU runs it),
+# then isa_all_h DIR writes DIR/tk/gen/all.h; isa_all_h fails when no ISA was added.
+includes="" isas=""
+isa_add() {
+  includes="$includes#include \"ukr_f32_$1.h\"
+"
+  if [ "$2" = none ]; then isas="$isas X($1, 1)"; else isas="$isas X($1, TKI_CPU_SUPPORTS(\"$2\"))"; fi
+}
+isa_all_h() {
+  [ -n "$isas" ] || return 1
+  printf '%s#define TKI_GEN_ISAS(X)%s\n' "$includes" "$isas" > "$1/tk/gen/all.h"
+}

@@ -7,19 +7,30 @@
 
 #define GUARD 1234.5f
 
-/* direct: the direct form, which reads A in place (row i at a + i*rsa, only rows < m) and only the
- * first n columns of B; the rest of B holds NaN so that any read of it would show. */
-static void check_kernel(const char *name, tki_ukr_fn f, size_t mr, size_t nv, size_t ku, size_t vl, int direct)
+/* The kernel forms (docs/microkernel.md). FORM_DIRECT reads A in place (row i at a + i*rsa, only
+ * rows < m) and only the first n columns of B; the rest of B holds NaN so that any read of it would
+ * show. FORM_DOT reads A the same way and B by columns (column j at b + j*ldb, k floats each), in
+ * vectors along k: k runs through its vector steps and their edges, and nothing past k may be used
+ * (NaN there). */
+enum { FORM_PACKED, FORM_DIRECT, FORM_DOT };
+static void check_kernel(const char *name, tki_ukr_fn f, size_t mr, size_t nv, size_t ku, size_t vl, int form)
 {
-    const size_t nr = nv * vl;
-    size_t ks[7], ms[3], ns[9];
+    const int direct = form == FORM_DIRECT, dot = form == FORM_DOT;
+    const size_t nr = dot ? nv : nv * vl;
+    size_t ks[9], ms[3], ns[9];
     size_t nk = 0, nm = 0, nn = 0, ik, im, in, ib, ibias, ild;
     static const float betas[3] = {0.0f, 1.0f, -0.5f};
     ks[nk++] = 1;
-    if (ku > 2) ks[nk++] = ku - 1;
-    ks[nk++] = ku;
-    ks[nk++] = ku + 1;
-    ks[nk++] = 2 * ku + 3;
+    if (dot) {
+        /* a dot kernel steps 16 * ku deep in k: one lane short of a step and past it, and the tails */
+        ks[nk++] = vl - 1, ks[nk++] = vl, ks[nk++] = vl + 1;
+        ks[nk++] = vl * ku, ks[nk++] = vl * ku + 1, ks[nk++] = 2 * vl * ku + vl / 2 + 1;
+    } else {
+        if (ku > 2) ks[nk++] = ku - 1;
+        ks[nk++] = ku;
+        ks[nk++] = ku + 1;
+        ks[nk++] = 2 * ku + 3;
+    }
     ks[nk++] = 37;
     ms[nm++] = mr;
     if (mr > 1) ms[nm++] = mr - 1;
@@ -27,15 +38,19 @@ static void check_kernel(const char *name, tki_ukr_fn f, size_t mr, size_t nv, s
     ns[nn++] = nr;
     if (nr > 1) ns[nn++] = nr - 1;
     if (nr > 2) ns[nn++] = 1;
-    if (nr > 4) ns[nn++] = nr / 2 + 1;
-    /* half a tile and one less: kernels may switch to half-width vectors there (AVX-512, n <= 8) */
-    if (nr > 4) ns[nn++] = nr / 2;
-    if (nr > 4) ns[nn++] = nr / 2 - 1;
+    if (nr > 4 && !dot) {
+        ns[nn++] = nr / 2 + 1;
+        /* half a tile and one less: kernels may switch to half-width vectors there (AVX-512, n <= 8) */
+        ns[nn++] = nr / 2;
+        ns[nn++] = nr / 2 - 1;
+    }
     /* kernels of several vectors hand a narrower column tile to the kernel of that many vectors:
      * one vector fewer, exact and ragged, and two vectors, ragged */
-    if (nv > 2) ns[nn++] = nr - vl;
-    if (nv > 2) ns[nn++] = nr - vl - 1;
-    if (nv > 2) ns[nn++] = vl + 1;
+    if (nv > 2 && !dot) {
+        ns[nn++] = nr - vl;
+        ns[nn++] = nr - vl - 1;
+        ns[nn++] = vl + 1;
+    }
     for (ik = 0; ik < nk; ik++)
         for (im = 0; im < nm; im++)
             for (in = 0; in < nn; in++)
@@ -43,15 +58,19 @@ static void check_kernel(const char *name, tki_ukr_fn f, size_t mr, size_t nv, s
                     for (ibias = 0; ibias < 2; ibias++)
                         for (ild = 0; ild < 2; ild++) {
                             const size_t k = ks[ik], m = ms[im], n = ns[in];
-                            const size_t ldb = ild ? nr + 7 : nr, ldc = n + 3, rsa = k + 3;
-                            float *a = tkt_alloc(direct ? m * rsa : k * mr), *b = tkt_alloc(k * ldb);
+                            /* a dot kernel's B: nr columns of k, ldb apart */
+                            const size_t ldb = dot ? (ild ? k + 7 : k) : ild ? nr + 7 : nr, ldc = n + 3, rsa = k + 3;
+                            const size_t bsize = dot ? nr * ldb : k * ldb;
+                            float *a = tkt_alloc(direct || dot ? m * rsa : k * mr), *b = tkt_alloc(bsize);
                             float *c = tkt_alloc((m + 2) * ldc + 2), *c0 = tkt_alloc((m + 2) * ldc + 2);
                             float *bias = tkt_alloc(nr);
                             float *ct = c + ldc + 1; /* one guard row above, guards to the left */
                             tki_ukr_aux aux;
                             size_t i, j, p, bad = 0, guard_bad = 0, nan_seen = 0;
-                            for (i = 0; i < (direct ? m * rsa : k * mr); i++) a[i] = tkt_smallint();
-                            for (i = 0; i < k * ldb; i++) b[i] = direct && i % ldb >= n ? NAN : tkt_smallint();
+                            for (i = 0; i < (direct || dot ? m * rsa : k * mr); i++)
+                                a[i] = dot && i % rsa >= k ? NAN : tkt_smallint();
+                            for (i = 0; i < bsize; i++)
+                                b[i] = (direct && i % ldb >= n) || (dot && (i % ldb >= k || i / ldb >= n)) ? NAN : tkt_smallint();
                             for (i = 0; i < nr; i++) bias[i] = tkt_smallint();
                             for (i = 0; i < (m + 2) * ldc + 2; i++) c[i] = GUARD;
                             for (i = 0; i < m; i++)
@@ -66,7 +85,8 @@ static void check_kernel(const char *name, tki_ukr_fn f, size_t mr, size_t nv, s
                             for (i = 0; i < m; i++)
                                 for (j = 0; j < n; j++) {
                                     float s = 0.0f, want, got = ct[i * ldc + j];
-                                    for (p = 0; p < k; p++) s += (direct ? a[i * rsa + p] : a[p * mr + i]) * b[p * ldb + j];
+                                    for (p = 0; p < k; p++)
+                                        s += (direct || dot ? a[i * rsa + p] : a[p * mr + i]) * (dot ? b[j * ldb + p] : b[p * ldb + j]);
                                     want = 2.0f * s;
                                     if (aux.beta != 0.0f) want += aux.beta * c0[(i + 1) * ldc + 1 + j];
                                     if (ibias) want += bias[j];
@@ -120,11 +140,12 @@ static void check_pack_a(const char *name, void (*pack)(const float *, size_t, s
 }
 
 static size_t n_kernels;
-#define TKT_UKR(name, mr, nv, ku, pf) (check_kernel(#name, name, mr, nv, ku, vl, 0), n_kernels++);
-#define TKT_UKR_DIRECT(name, mr, nv, ku, pf) (check_kernel(#name, name, mr, nv, ku, vl, 1), n_kernels++);
+#define TKT_UKR(name, mr, nv, ku, pf) (check_kernel(#name, name, mr, nv, ku, vl, FORM_PACKED), n_kernels++);
+#define TKT_UKR_DIRECT(name, mr, nv, ku, pf) (check_kernel(#name, name, mr, nv, ku, vl, FORM_DIRECT), n_kernels++);
+#define TKT_UKR_DOT(name, mr, nb, ku, pf) (check_kernel(#name, name, mr, nb, ku, vl, FORM_DOT), n_kernels++);
 /* a direct kernel's column sweep is checked as a direct kernel three tiles wide: the edge matrix
  * then holds whole tiles, a ragged last tile of each width class, and a single column */
-#define TKT_UKR_SWEEP(name, mr, nv, ku, pf) (check_kernel(#name, name, mr, 3 * (nv), ku, vl, 1), n_kernels++);
+#define TKT_UKR_SWEEP(name, mr, nv, ku, pf) (check_kernel(#name, name, mr, 3 * (nv), ku, vl, FORM_DIRECT), n_kernels++);
 #define TKT_PACK_A(fn, max_mr) check_pack_a(#fn, fn, max_mr);
 #define TKT_ISA(isa, runnable)                                                                   \
     if (runnable) {                                                                              \
@@ -134,6 +155,7 @@ static size_t n_kernels;
         TKI_UKR_LIST_F32_##isa(TKT_UKR)                                                          \
         TKI_UKR_DIRECT_LIST_F32_##isa(TKT_UKR_DIRECT)                                            \
         TKI_UKR_SWEEP_LIST_F32_##isa(TKT_UKR_SWEEP)                                              \
+        TKI_UKR_DOT_LIST_F32_##isa(TKT_UKR_DOT)                                                  \
         TKI_PACK_A_LIST_F32_##isa(TKT_PACK_A)                                                    \
         printf("isa %s: %zu microkernels checked (vector length %zu floats), A packing %s\n", #isa, \
                n_kernels - before, vl, n_packs > packs_before ? "checked" : "portable");          \

@@ -9,7 +9,6 @@ tkgen=$1 root=$2 cc=$3 work=$4
 . "$(dirname "$0")/lib.sh"
 rm -rf "$work" && mkdir -p "$work/tk/gen"
 tiles=4x2x4p8,1x3x4p4,5x1x1p16,2x4x2p64
-includes="" isas=""
 for d in "$root"/arch/*/*/isa.tkarch; do
   awk '$1 == "prefetch" && $2 == "yes" { f = 1 } END { exit !f }' "$d" || continue
   isa=$(awk '$1 == "isa" { print $2 }' "$d") feature=$(awk '$1 == "host_feature" { print $2 }' "$d")
@@ -18,13 +17,9 @@ for d in "$root"/arch/*/*/isa.tkarch; do
   h="$work/tk/gen/ukr_f32_$isa.h"
   grep -q "_direct_u4_p8(" "$h" && grep -q "_bcast_u2_p64(" "$h" && ok || bad "$isa: no kernels named _pPF in $h"
   grep -q "__builtin_prefetch((const char \*)(b + 16 \* ldb" "$h" && ok || bad "$isa: no 16-row prefetch in $h"
-  includes="$includes#include \"ukr_f32_$isa.h\"
-"
-  if [ "$feature" = none ]; then isas="$isas X($isa, 1)"; else isas="$isas X($isa, TKI_CPU_SUPPORTS(\"$feature\"))"; fi
+  isa_add "$isa" "$feature"
 done
-[ -n "$isas" ] || { echo "ukr_prefetch: no ISA has prefetching kernels"; exit 77; }
-# test_ukr takes its kernels from tk/gen/all.h: here, the headers above
-printf '%s#define TKI_GEN_ISAS(X)%s\n' "$includes" "$isas" > "$work/tk/gen/all.h"
+isa_all_h "$work" || { echo "ukr_prefetch: no ISA has prefetching kernels"; exit 77; }
 $cc -std=c99 -O2 -Wall -Wextra -Werror -I "$work" -I "$root/include" "$root/tests/test_ukr.c" -o "$work/test_ukr" -lm \
   > "$work/cc.out" 2>&1 && ok || bad "test_ukr does not compile on the prefetching kernels: $(head -20 "$work/cc.out")"
 if [ -x "$work/test_ukr" ]; then

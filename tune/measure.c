@@ -51,7 +51,7 @@ static int write_source(const char *path, const char *sym, const char *isa, int 
                 "        const tki_gemm_cfg *r = &tki_gemm_f32_cfgs_%s[j];\n"
                 "        if (r->mr == q->mr && r->nv == q->nv && r->ku == q->ku && row_pf[j] == pf && r->mc == q->mc &&\n"
                 "            r->ncp == q->ncp && r->kc == q->kc && r->packb == q->packb && r->split == q->split &&\n"
-                "            r->order == q->order && !r->ukr_direct == packa) return j;\n"
+                "            r->order == q->order && (r->dot ? 2 : !r->ukr_direct) == packa) return j;\n"
                 "    }\n"
                 "    return -1;\n}\n",
                 exact, sym);
@@ -65,7 +65,8 @@ static int write_source(const char *path, const char *sym, const char *isa, int 
                  "    cfg = tki_gemm_f32_cfgs_%s[row];\n", sym);
     else
         snprintf(lookup, sizeof lookup, "%s",
-                 "    cfg.ukr = find(packed, mr, nv, ku, pf); cfg.ukr_direct = packa ? 0 : find(direct, mr, nv, ku, pf);\n"
+                 "    cfg.dot = packa == 2; /* the dot form: its own kernel list, nv counts columns */\n"
+                 "    cfg.ukr = find(cfg.dot ? dot : packed, mr, nv, ku, pf); cfg.ukr_direct = packa ? 0 : find(direct, mr, nv, ku, pf);\n"
                  "    cfg.ukr_sweep = packa ? 0 : find(sweep, mr, nv, ku, pf);\n"
                  "    if (!cfg.ukr || (!packa && (!cfg.ukr_direct || !cfg.ukr_sweep))) return 3;\n");
     if (exact) {
@@ -128,7 +129,7 @@ static int write_source(const char *path, const char *sym, const char *isa, int 
             "    if (getenv(\"TKTUNE_TEST_CRASH_MR\") && (unsigned)atoi(getenv(\"TKTUNE_TEST_CRASH_MR\")) == mr) raise(SIGSEGV);\n"
             "    if (getenv(\"TKTUNE_TEST_HANG_MR\") && (unsigned)atoi(getenv(\"TKTUNE_TEST_HANG_MR\")) == mr) for (;;) {}\n"
             "    CPU_ZERO(&set); CPU_SET(0, &set); sched_setaffinity(0, sizeof set, &set);\n"
-            "    nr = nv * TKI_VL_F32_%s();\n"
+            "    nr = packa == 2 ? nv : nv * TKI_VL_F32_%s();\n"
             "    panels = cfg.packb ? (cfg.ncp < (n + nr - 1) / nr ? cfg.ncp : (n + nr - 1) / nr) : 1;\n"
             "    wsf = tki_gemm_f32_ws_need_%s(&cfg, m, k, panels);\n"
             "    a = falloc(m * k); b = falloc(k * n); c = falloc(m * n); ws = falloc(wsf);\n"
@@ -189,10 +190,11 @@ static int write_source(const char *path, const char *sym, const char *isa, int 
     return fclose(f) == 0;
 }
 
-/* "MRxNVxKU" of row r (with "pPF" for a prefetching kernel), for tkgen's --tiles and --direct lists */
+/* "MRxNVxKU" of row r (with "pPF" for a prefetching kernel), for tkgen's --tiles and --direct lists;
+ * "MRxNBxKU" of a dot row, for --dot */
 static void tile_arg(const isa_desc *isa, const tkt_row *r, char *out, size_t cap)
 {
-    snprintf(out, cap, "%ux%ux%u", r->mr, isa->vla ? r->nr : r->nr / isa->lanes, r->ku);
+    snprintf(out, cap, "%ux%ux%u", r->mr, isa->vla || r->packa == TKT_DOT ? r->nr : r->nr / isa->lanes, r->ku);
     if (r->pf) snprintf(out + strlen(out), cap - strlen(out), "p%u", r->pf);
 }
 
@@ -217,23 +219,28 @@ static unsigned long long cold_arena(const tkt_table *t)
 int shape_probe_build(shape_probe *p, const profile_opts *o, const isa_desc *isa, const tkt_table *t,
                       const tkt_row *rows, int nrows, int compile)
 {
-    static char tiles[16384], direct[16384];
+    static char tiles[16384], direct[16384], dot[4096];
     char cmd[40000], gen[1100], src[1100], sym[40], one[64];
-    tiles[0] = direct[0] = 0;
+    tiles[0] = direct[0] = dot[0] = 0;
     p->o = o, p->isa = isa, p->t = t, p->cold_bytes = cold_arena(t);
     for (int pass = 0; pass < 2; pass++)
         for (int i = 0; i < (pass ? nrows : t->n); i++) {
             const tkt_row *r = pass ? &rows[i] : &t->rows[i];
             tile_arg(isa, r, one, sizeof one);
-            add_tile(tiles, sizeof tiles, one); /* every tile has its packed form */
+            if (r->packa == TKT_DOT) {
+                add_tile(dot, sizeof dot, one);
+                continue;
+            }
+            add_tile(tiles, sizeof tiles, one); /* every other tile has its packed form */
             if (!r->packa) add_tile(direct, sizeof direct, one);
         }
     cpu_symbol(t->cpu, sym, sizeof sym);
     snprintf(gen, sizeof gen, "%s/full", o->work);
     /* the framework for the CPU's table, then the kernel header again with every candidate tile */
-    snprintf(cmd, sizeof cmd, "'%s' build --root '%s' --cpus %s --default %s --out '%s' && '%s' ukr --root '%s' --isa %s --tiles %.*s%s%.*s --out '%s'",
+    snprintf(cmd, sizeof cmd, "'%s' build --root '%s' --cpus %s --default %s --out '%s' && '%s' ukr --root '%s' --isa %s --tiles %.*s%s%.*s%s%.*s --out '%s'",
              o->tkgen, g_root, t->cpu, t->cpu, gen, o->tkgen, g_root, isa->name, (int)strlen(tiles + 1) - 1, tiles + 1,
-             direct[0] ? " --direct " : "", direct[0] ? (int)strlen(direct + 1) - 1 : 0, direct[0] ? direct + 1 : "", gen);
+             direct[0] ? " --direct " : "", direct[0] ? (int)strlen(direct + 1) - 1 : 0, direct[0] ? direct + 1 : "",
+             dot[0] ? " --dot " : "", dot[0] ? (int)strlen(dot + 1) - 1 : 0, dot[0] ? dot + 1 : "", gen);
     if (system(cmd) != 0) {
         fprintf(stderr, "tktune: generating the shape probe failed (%s)\n", cmd);
         return 0;
@@ -336,9 +343,11 @@ void full_key(const isa_desc *isa, const tkt_row *r, unsigned long long m, unsig
     char pf[24] = "";
     /* a kernel that prefetches says so after its unroll; records before the decision lack it */
     if (r->pf) snprintf(pf, sizeof pf, " pf=%u", r->pf);
+    /* a dot tile counts columns, not vectors */
     snprintf(out, cap, "m=%llu n=%llu k=%llu tile=%ux%u%s ku=%u%s form=%s kc=%llu mc=%llu nc=%llu packb=%d split=%c order=%c",
-             m, n, k, r->mr, isa->vla ? r->nr : r->nr / isa->lanes, isa->vla ? "v" : "vec", r->ku, pf,
-             r->packa ? "packed" : "direct", r->kc, r->mc, r->nc / r->nr, r->packb, r->split, r->order);
+             m, n, k, r->mr, isa->vla || r->packa == TKT_DOT ? r->nr : r->nr / isa->lanes,
+             r->packa == TKT_DOT ? "col" : isa->vla ? "v" : "vec", r->ku, pf,
+             r->packa == TKT_DOT ? "dot" : r->packa ? "packed" : "direct", r->kc, r->mc, r->nc / r->nr, r->packb, r->split, r->order);
 }
 
 /* Quiet memory for cold runs. A cold run's rate is the memory bandwidth the core gets, and on a
@@ -444,7 +453,7 @@ static void probe_args(const shape_probe *p, const tkt_row *r, unsigned long lon
                        unsigned long long k, char a[15][24], char *argv[17], int mode)
 {
     snprintf(a[0], 24, "%llu", m), snprintf(a[1], 24, "%llu", n), snprintf(a[2], 24, "%llu", k);
-    snprintf(a[3], 24, "%u", r->mr), snprintf(a[4], 24, "%u", p->isa->vla ? r->nr : r->nr / p->isa->lanes);
+    snprintf(a[3], 24, "%u", r->mr), snprintf(a[4], 24, "%u", p->isa->vla || r->packa == TKT_DOT ? r->nr : r->nr / p->isa->lanes);
     snprintf(a[5], 24, "%u", r->ku), snprintf(a[6], 24, "%llu", r->mc), snprintf(a[7], 24, "%llu", r->nc / r->nr);
     snprintf(a[8], 24, "%llu", r->kc), snprintf(a[9], 24, "%d", r->packb), snprintf(a[10], 24, "%d", r->packa);
     snprintf(a[11], 24, "%c", r->split), snprintf(a[12], 24, "%c", r->order), snprintf(a[13], 24, "%u", r->pf);

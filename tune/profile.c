@@ -94,8 +94,9 @@ void write_probe_prelude(FILE *f, const char *what, const char *header, const ch
             "#define E(name, mr, nv, ku, pf) {name, mr, nv, ku, pf},\n"
             "static const entry packed[] = { TKI_UKR_LIST_F32_%s(E) {0, 0, 0, 0, 0} };\n"
             "static const entry direct[] = { TKI_UKR_DIRECT_LIST_F32_%s(E) {0, 0, 0, 0, 0} };\n"
-            "static const entry sweep[] = { TKI_UKR_SWEEP_LIST_F32_%s(E) {0, 0, 0, 0, 0} };\n",
-            isa, isa, isa);
+            "static const entry sweep[] = { TKI_UKR_SWEEP_LIST_F32_%s(E) {0, 0, 0, 0, 0} };\n"
+            "static const entry dot[] = { TKI_UKR_DOT_LIST_F32_%s(E) {0, 0, 0, 0, 0} };\n",
+            isa, isa, isa, isa);
 }
 
 void probe_compile_cmd(const profile_opts *o, const isa_desc *isa, const char *gen_dir, const char *src, const char *bin,

@@ -32,7 +32,7 @@ int log_has(const char *log, const char *cpu, const char *key);
 int profile_level0(const profile_opts *o, const isa_desc *isa, const cand_l0 *cands, int n,
                    const unsigned long long *kcs);
 /* The start every probe source shares: includes, the generated `header`, now() and a qsort
- * comparison; with `lists`, the packed[], direct[] and sweep[] kernel lists of the ISA (naming a
+ * comparison; with `lists`, the packed[], direct[], sweep[] and dot[] kernel lists of the ISA (naming a
  * kernel compiles it into the probe). */
 void write_probe_prelude(FILE *f, const char *what, const char *header, const char *isa, int lists);
 /* The command line probe_compile runs, in cmd. */

@@ -50,6 +50,7 @@
 #define BIGB_FLOP 2e10 /* the largest shape a wide open cell's large-B corner may be (flop) */
 #define PF_TWINS 8  /* candidates of a streamed point that get a prefetching twin */
 #define WHOLE_K_TWINS 6 /* candidates of an exact point with k <= 16 that get a ku = k twin */
+#define DOT_MAX_N 64 /* points at most this wide (exact) or cells no wider also try the dot form */
 
 static double now(void)
 {
@@ -228,6 +229,41 @@ static void add_even_tiles(point *p, const isa_desc *isa)
             snprintf(r.evidence, sizeof r.evidence, "measured");
             add_cand(p, &r);
         }
+    }
+}
+
+/* The dot form (vectors along k) fills every lane whatever n is, where the broadcast form fills n
+ * of each vector's lanes rounded up; it pays a reduction per element of C and a copy of B by
+ * columns. The model has no term for either, so a narrow point tries it by measurement: for each
+ * width the point is measured at, the dot tile of at most 8 columns that wastes the fewest columns
+ * there (the wider on a tie, 3 at least), with as many rows as the registers hold, as deep as L1 holds both
+ * operands' slices (at most 512, and k rounded up to a vector at an exact point). An exact point
+ * whose width the vectors divide fills them anyway; cells are split in n where the vectors divide,
+ * so a cell no wider than DOT_MAX_N always tries it (its narrow middle shape decides with its top).
+ * 640x17x1200 on the Zen 4: 4x6 dot 78-87 GFLOP/s, the table's broadcast row 61-66 (tk_bench). */
+static void add_dot_tiles(point *p, const isa_desc *isa, const cand_caps *k)
+{
+    const unsigned long long nmax = p->exact ? p->sn[0] : p->rn.hi;
+    if (!isa->dot || nmax > DOT_MAX_N || (p->exact && nmax % isa->lanes == 0) || p->stream) return;
+    for (int d = 0; d < p->nsh; d++) {
+        const unsigned long long n = p->sn[d];
+        /* at least 3 columns where n has them: a tile of one or two columns loads an A vector for
+         * every one or two FMAs (640x17x1200: 16x1 ran 43 GFLOP/s where 4x6 ran 78-87) */
+        unsigned nb = n < 3 ? (unsigned)n : 3, mr = 1;
+        for (unsigned b = nb + 1; b <= isa->lanes / 2; b++)
+            if ((n + b - 1) / b * b <= (n + nb - 1) / nb * nb) nb = b;
+        while (mr < 16 && (mr + 1) * nb + nb + 1 <= isa->vregs) mr++;
+        tkt_row r;
+        memset(&r, 0, sizeof r);
+        r.mr = mr, r.nr = nb, r.ku = 2, r.pf = 0;
+        r.kc = 512;
+        while (r.kc > 64 && (mr + nb) * r.kc * 4 > k->l1) r.kc /= 2;
+        if (p->exact && p->sk[0] < r.kc) r.kc = (p->sk[0] + 15) / 16 * 16;
+        r.mc = (unsigned long long)mr * ((64 + mr - 1) / mr);
+        r.nc = ((n < DOT_MAX_N ? n : DOT_MAX_N) + nb - 1) / nb * nb;
+        r.packb = 1, r.packa = TKT_DOT, r.split = 'm', r.order = 'n';
+        snprintf(r.evidence, sizeof r.evidence, "measured");
+        add_cand(p, &r);
     }
 }
 
@@ -519,6 +555,7 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
         for (int j = 0; j < nb; j++) add_cand(p, &best[j]);
         if (p->exact && !o->estimated) add_even_tiles(p, isa);
         if (p->exact && !o->estimated) add_whole_k(p);
+        if (!o->estimated) add_dot_tiles(p, isa, k);
         if (p->stream) add_stream_blocks(p);
         add_prefetch_twins(p, isa);
         /* the model's own ranking at the large-B corner too: there it weighs packing B differently */

@@ -139,6 +139,12 @@ static inline void tki_act_tile(float *c, size_t ldc, size_t m, size_t n, tk_epi
 static inline size_t tki_min(size_t a, size_t b) { return a < b ? a : b; }
 static inline size_t tki_round_up(size_t a, size_t b) { return (a + b - 1) / b * b; }
 
+/* The distance between the rows the dot form copies (columns of B, rows of a transposed A), kc
+ * floats each: a whole number of 16-float vectors and one more, so that rows never lie a multiple of
+ * 4 KiB apart (copied 1024 deep, the columns of 13x13x4001 all fell in one set of L1: 9 GFLOP/s
+ * instead of 57). */
+static inline size_t tki_gemm_dot_ld(size_t kc) { return tki_round_up(kc, 16) + 16; }
+
 /* Everything the blocked driver needs from the validated call. */
 typedef struct tki_gemm_args {
     tk_trans transa, transb;
@@ -164,6 +170,7 @@ typedef struct tki_gemm_cfg {
     unsigned packb;          /* 0: B is read in place when it is not transposed */
     char split;              /* 'm' or 'n': the dimension the work partition cuts */
     char order;              /* 'n': row tiles inner (B micro-panel reused from L1), 'm': column tiles inner */
+    unsigned dot;            /* 1: ukr is the dot form (vectors along k), nv counts columns; see the driver */
 } tki_gemm_cfg;
 
 /* Which operands a configuration reads where they lie instead of copying them into panels: A when

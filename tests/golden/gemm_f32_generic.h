@@ -14,8 +14,8 @@
 /* One entry per table row, in row order; the decision tree below returns the index. */
 static const tki_gemm_cfg tki_gemm_f32_cfgs_generic[2] = {
 
-    {tki_ukr_gemm_f32_4x4_scalar_bcast_u1, 0, 0, 4, 4, 1, 64, 64, 256, 1, 0x6e, 0x6e}, /* 0: modelled, tuning_tables/generic/generic.tkt:18 */
-    {tki_ukr_gemm_f32_4x4_scalar_bcast_u1, 0, 0, 4, 4, 1, 64, 64, 256, 1, 0x6e, 0x6e}, /* 1: modelled, tuning_tables/generic/generic.tkt:19 */
+    {tki_ukr_gemm_f32_4x4_scalar_bcast_u1, 0, 0, 4, 4, 1, 64, 64, 256, 1, 0x6e, 0x6e, 0}, /* 0: modelled, tuning_tables/generic/generic.tkt:18 */
+    {tki_ukr_gemm_f32_4x4_scalar_bcast_u1, 0, 0, 4, 4, 1, 64, 64, 256, 1, 0x6e, 0x6e, 0}, /* 1: modelled, tuning_tables/generic/generic.tkt:19 */
 };
 
 /* The row of a shape that matches no exact-shape row: the first of the other rows that contains
@@ -44,6 +44,12 @@ static inline TKI_UNUSED TKI_ALWAYS_INLINE int tki_gemm_f32_select_generic(size_
 
 /* Every row's bucket X(id, m_lo, m_hi, n_lo, n_hi, k_lo, k_hi), hi 0 meaning unbounded, for tests. */
 #define TKI_GEMM_F32_ROWS_generic(X) X(0, 7, 7, 5, 5, 3, 3) X(1, 1, 0, 1, 0, 1, 0)
+
+/* Columns of one tile of a row's configuration: NV vectors, or NV columns in the dot form. */
+static inline size_t tki_gemm_f32_nr_generic(const tki_gemm_cfg *cfg)
+{
+    return cfg->dot ? cfg->nv : (size_t)cfg->nv * (1);
+}
 
 /* op(A)[i0 : i0+mc, p0 : p0+kc] into MR-row panels, p-major inside a panel, rows past mc zeroed. */
 static inline  void tki_gemm_f32_pack_a_generic(const tki_gemm_args *g, size_t i0, size_t mc,
@@ -94,12 +100,14 @@ static inline  void tki_gemm_f32_pack_b_generic(const tki_gemm_args *g, size_t p
 
 /* Floats of workspace for one packed mc x kc block of A (kept 64-byte aligned) and `panels`
  * NR-wide panels of packed B, for an m-row, k-deep problem: the one rule the entry point, the
- * workspace query and the blocked loops all size by. */
+ * workspace query and the blocked loops all size by. The dot form copies the same blocks, their
+ * rows tki_gemm_dot_ld apart. */
 static inline size_t tki_gemm_f32_ws_need_generic(const tki_gemm_cfg *cfg, size_t m, size_t k, size_t panels)
 {
-    size_t nr = (size_t)cfg->nv * (1);
+    size_t nr = tki_gemm_f32_nr_generic(cfg);
     size_t kc = tki_min(cfg->kc, k ? k : 1);
     size_t mc = tki_min(cfg->mc, tki_round_up(m, cfg->mr));
+    if (cfg->dot) return tki_round_up(mc * tki_gemm_dot_ld(kc), 16) + tki_gemm_dot_ld(kc) * panels * nr + 16;
     return tki_round_up(mc * kc, 16) + kc * panels * nr + 16;
 }
 
@@ -215,7 +223,7 @@ static inline  void tki_gemm_f32_part_generic(const tki_gemm_cfg *cfg, const tki
     size_t i0 = 0, i1 = g->m, j0 = 0, j1 = g->n;
     if (nparts > 1) {
         int by_n = cfg->split == 0x6e;
-        size_t unit = by_n ? (size_t)cfg->nv * (1) : cfg->mr;
+        size_t unit = by_n ? tki_gemm_f32_nr_generic(cfg) : cfg->mr;
         size_t len = by_n ? g->n : g->m;
         size_t tiles = (len + unit - 1) / unit;
         size_t t0 = tiles * part / nparts, t1 = tiles * (part + 1) / nparts;
@@ -236,7 +244,7 @@ static inline TKI_UNUSED size_t tki_gemm_f32_workspace_size_generic(const tk_gem
     size_t nr, panels;
     if (!d || d->m == 0 || d->n == 0) return 0;
     cfg = &tki_gemm_f32_cfgs_generic[tki_gemm_f32_select_generic(d->m, d->n, d->k)];
-    nr = (size_t)cfg->nv * (1);
+    nr = tki_gemm_f32_nr_generic(cfg);
     panels = cfg->packb ? tki_min(cfg->ncp, (d->n + nr - 1) / nr) : 1;
     return tki_gemm_f32_ws_need_generic(cfg, d->m, d->k, panels) * sizeof(float);
 }
@@ -426,7 +434,7 @@ static inline TKI_UNUSED size_t tki_gemm_f32_parts_generic(const tk_gemm_desc *d
     double by_work;
     if (!d || max_parts <= 1 || d->m == 0 || d->n == 0) return 1;
     cfg = &tki_gemm_f32_cfgs_generic[tki_gemm_f32_select_generic(d->m, d->n, d->k)];
-    unit = cfg->split == 0x6e ? (size_t)cfg->nv * (1) : cfg->mr;
+    unit = cfg->split == 0x6e ? tki_gemm_f32_nr_generic(cfg) : cfg->mr;
     len = cfg->split == 0x6e ? d->n : d->m;
     parts = tki_min(max_parts, (len + unit - 1) / unit);
     by_work = 2.0 * (double)d->m * (double)d->n * (double)d->k / (double)TK_GEMM_MIN_PART_FLOPS;

@@ -209,4 +209,6 @@ static inline void tki_ukr_gemm_f32_4x4_scalar_bcast_u1(TKI_UKR_PARAMS)
 #define TKI_UKR_DIRECT_LIST_F32_scalar(X) 
 /* The column sweep of every direct-form microkernel (all NR-column tiles of n in one call) */
 #define TKI_UKR_SWEEP_LIST_F32_scalar(X) 
+/* Every instantiated dot-form microkernel: X(name, mr, nb_columns, ku, 0) */
+#define TKI_UKR_DOT_LIST_F32_scalar(X) 
 #endif /* TK_GEN_UKR_F32_SCALAR_H */
