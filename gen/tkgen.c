@@ -263,6 +263,8 @@ static void emit_ukr_header(const isa_desc *d, const tile *tiles, int nt, const 
     fprintf(f, "#define TKI_VL_F32_%s() ((size_t)(tkm_vl_f32))\n", d->name);
     /* the ISA's own A packing, where its template has one: X(function, largest mr) */
     fprintf(f, "#define TKI_PACK_A_LIST_F32_%s(X) m4_ifdef(<@tkm_pack_a_name@>, <@X(tkm_pack_a_name, tkm_pack_a_max_mr)@>)\n", d->name);
+    /* and its transposing copy with a column stride (the dot form's copies): X(function) */
+    fprintf(f, "#define TKI_PACK_T_LIST_F32_%s(X) m4_ifdef(<@tkm_pack_t_name@>, <@X(tkm_pack_t_name)@>)\n", d->name);
     emit_tiles(f, d, tiles, nt, "tkm_ukr_gemm_f32", NULL, NULL, 0);
     emit_tiles(f, d, dtiles, ndt, "tkm_ukr_gemm_f32_direct", NULL, NULL, 0);
     emit_tiles(f, d, otiles, nod, "tkm_ukr_gemm_f32_dot", NULL, NULL, 1);

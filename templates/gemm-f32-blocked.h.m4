@@ -169,29 +169,21 @@ static inline size_t tki_gemm_f32_ws_need_<@@>TKM_CPU<@@>(const tki_gemm_cfg *cf
 }
 
 m4_ifelse(TKM_ISA_DOT, 1, <@m4_dnl
-/* op(B)[p0 : p0+kc, j0 : j0+nc] of an untransposed B by columns, column j at dst + j*ld: the dot
- * form's B. Rows are read in order; a dot row is a few columns wide, so each row scatters to few
- * streams. */
-static inline TKM_TARGET void tki_gemm_f32_pack_bt_<@@>TKM_CPU<@@>(const tki_gemm_args *g, size_t p0, size_t kc,
-                                                      size_t j0, size_t nc, size_t ld, float *TKI_RESTRICT dst)
+/* kc rows of nc floats of row-major src (rows lds apart), transposed: column j to dst + j*ld, kc
+ * floats. The dot form's copies: the columns of an untransposed B, the rows of a transposed A. */
+static inline TKM_TARGET void tki_gemm_f32_pack_cols_<@@>TKM_CPU<@@>(const float *src, size_t lds, size_t kc, size_t nc,
+                                                        size_t ld, float *TKI_RESTRICT dst)
 {
     size_t j, p;
-    for (p = 0; p < kc; p++) {
-        const float *src = g->b + (p0 + p) * g->ldb + j0;
-        for (j = 0; j < nc; j++) dst[j * ld + p] = src[j];
-    }
-}
-
-/* op(A)[i0 : i0+mc, p0 : p0+kc] of a transposed A row by row, row i at dst + i*ld: the dot form
- * reads A along k. */
-static inline TKM_TARGET void tki_gemm_f32_pack_at_<@@>TKM_CPU<@@>(const tki_gemm_args *g, size_t i0, size_t mc,
-                                                      size_t p0, size_t kc, size_t ld, float *TKI_RESTRICT dst)
-{
-    size_t i, p;
-    for (p = 0; p < kc; p++) {
-        const float *src = g->a + (p0 + p) * g->lda + i0;
-        for (i = 0; i < mc; i++) dst[i * ld + p] = src[i];
-    }
+m4_ifdef(<@tkm_pack_t_name@>, <@m4_dnl
+    /* the ISA's transposing copy, 16 rows (a vector of each column) at a time; it zeroes the
+     * lanes past the last row, which stay inside the column's ld floats */
+    (void)j;
+    for (p = 0; p < kc; p += 16) tkm_pack_t_name<@@>(src + p * lds, lds, tki_min(16, kc - p), nc, 16, ld, dst + p);
+@>, <@m4_dnl
+    for (p = 0; p < kc; p++)
+        for (j = 0; j < nc; j++) dst[j * ld + p] = src[p * lds + j];
+@>)m4_dnl
 }
 
 /* The dot form's loops (docs/microkernel.md) over rows [i0, i1) and columns [j0, j1): panels of
@@ -220,14 +212,14 @@ static inline TKM_TARGET void tki_gemm_f32_dot_<@@>TKM_CPU<@@>(const tki_gemm_cf
             tki_ukr_aux aux;
             aux.alpha = g->alpha;
             aux.beta = first ? g->beta : 1.0f;
-            if (b_copy) tki_gemm_f32_pack_bt_<@@>TKM_CPU<@@>(g, pc, kcur, jc, ncur, ld, pb);
+            if (b_copy) tki_gemm_f32_pack_cols_<@@>TKM_CPU<@@>(g->b + pc * g->ldb + jc, g->ldb, kcur, ncur, ld, pb);
             for (ic = i0; ic < i1; ic += mc) {
                 const size_t mcur = tki_min(mc, i1 - ic);
                 const size_t nj = (ncur + nb - 1) / nb, ni = (mcur + mr - 1) / mr;
                 const float *ap = a_copy ? pa : g->a + ic * g->lda + pc;
                 size_t t;
                 aux.rsa = a_copy ? ld : g->lda;
-                if (a_copy) tki_gemm_f32_pack_at_<@@>TKM_CPU<@@>(g, ic, mcur, pc, kcur, ld, pa);
+                if (a_copy) tki_gemm_f32_pack_cols_<@@>TKM_CPU<@@>(g->a + pc * g->lda + ic, g->lda, kcur, mcur, ld, pa);
                 /* order 'n': the tile's B columns stay in L1 across the row tiles; 'm': its A rows */
                 for (t = 0; t < nj * ni; t++) {
                     const size_t jt = cfg->order == 0x6d ? t % nj : t / ni;

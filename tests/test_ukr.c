@@ -139,6 +139,36 @@ static void check_pack_a(const char *name, void (*pack)(const float *, size_t, s
     n_packs++;
 }
 
+/* An ISA's transposing copy (tkm_pack_t_name): dst[p*ds + i] = src[i][p] for rows < `rows`, zero up to
+ * mr = 16, and neither the lanes between mr and ds nor anything past the last column written; the
+ * columns come 16 at a time, the last block through a mask, so cols runs over its edges. */
+static void check_pack_t(const char *name, void (*pack)(const float *, size_t, size_t, size_t, size_t, size_t, float *))
+{
+    static const size_t colss[] = {1, 3, 7, 15, 16, 17, 31, 33, 40};
+    static const size_t rowss[] = {1, 5, 15, 16};
+    size_t ir, ic;
+    for (ir = 0; ir < sizeof rowss / sizeof rowss[0]; ir++)
+        for (ic = 0; ic < sizeof colss / sizeof colss[0]; ic++) {
+            const size_t rows = rowss[ir], cols = colss[ic], mr = 16, ds = 16 + 5, lda = cols + 3, guard = 32;
+            float *src = tkt_alloc(rows * lda), *dst = tkt_alloc(cols * ds + guard);
+            size_t i, p, bad = 0, guard_bad = 0;
+            for (i = 0; i < rows * lda; i++) src[i] = tkt_smallint();
+            for (i = 0; i < cols * ds + guard; i++) dst[i] = GUARD;
+            pack(src, lda, rows, cols, mr, ds, dst);
+            for (p = 0; p < cols; p++)
+                for (i = 0; i < ds; i++) {
+                    float want = i < rows ? src[i * lda + p] : i < mr ? 0.0f : GUARD;
+                    if (!(dst[p * ds + i] == want)) bad++;
+                }
+            for (i = cols * ds; i < cols * ds + guard; i++)
+                if (!(dst[i] == GUARD)) guard_bad++;
+            TKT_CHECK(bad == 0 && guard_bad == 0, "%s rows=%zu cols=%zu ds=%zu: %zu wrong, %zu written past the last column",
+                      name, rows, cols, ds, bad, guard_bad);
+            free(src), free(dst);
+        }
+    n_packs++;
+}
+
 static size_t n_kernels;
 #define TKT_UKR(name, mr, nv, ku, pf) (check_kernel(#name, name, mr, nv, ku, vl, FORM_PACKED), n_kernels++);
 #define TKT_UKR_DIRECT(name, mr, nv, ku, pf) (check_kernel(#name, name, mr, nv, ku, vl, FORM_DIRECT), n_kernels++);
@@ -147,6 +177,7 @@ static size_t n_kernels;
  * then holds whole tiles, a ragged last tile of each width class, and a single column */
 #define TKT_UKR_SWEEP(name, mr, nv, ku, pf) (check_kernel(#name, name, mr, 3 * (nv), ku, vl, FORM_DIRECT), n_kernels++);
 #define TKT_PACK_A(fn, max_mr) check_pack_a(#fn, fn, max_mr);
+#define TKT_PACK_T(fn) check_pack_t(#fn, fn);
 #define TKT_ISA(isa, runnable)                                                                   \
     if (runnable) {                                                                              \
         size_t vl = TKI_VL_F32_##isa();                                                          \
@@ -157,6 +188,7 @@ static size_t n_kernels;
         TKI_UKR_SWEEP_LIST_F32_##isa(TKT_UKR_SWEEP)                                              \
         TKI_UKR_DOT_LIST_F32_##isa(TKT_UKR_DOT)                                                  \
         TKI_PACK_A_LIST_F32_##isa(TKT_PACK_A)                                                    \
+        TKI_PACK_T_LIST_F32_##isa(TKT_PACK_T)                                                    \
         printf("isa %s: %zu microkernels checked (vector length %zu floats), A packing %s\n", #isa, \
                n_kernels - before, vl, n_packs > packs_before ? "checked" : "portable");          \
     } else {                                                                                     \
@@ -167,6 +199,7 @@ int main(void)
 {
     tkt_init();
     (void)check_pack_a; /* referenced even where no ISA of the build packs A itself */
+    (void)check_pack_t;
     TKI_GEN_ISAS(TKT_ISA)
     return tkt_finish("test_ukr");
 }

@@ -791,7 +791,7 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
             if (w->pf) snprintf(pf, sizeof pf, " pf%u", w->pf);
             fprintf(f, "%-22s %9.1f %9.1f %7.3f %6.1f%%  %ux%u%s ku%u%s kc%llu mc%llu nc%llu %s%s\n", shape, o1, n1,
                     o1 > 0 ? n1 / o1 : 0, peak > 0 ? 100 * n1 / peak : 0, w->mr, w->nr, isa->vla ? "v" : "", w->ku, pf,
-                    w->kc, w->mc, w->nc, w->packa ? "packed" : "direct", p->noisy ? " (kept: memory busy)" : !p->win ? " (kept)" : p->win == p->inc ? " (cut to its rows)" : "");
+                    w->kc, w->mc, w->nc, w->packa == TKT_DOT ? "dot" : w->packa ? "packed" : "direct", p->noisy ? " (kept: memory busy)" : !p->win ? " (kept)" : p->win == p->inc ? " (cut to its rows)" : "");
             if (!pass && o1 > 0 && n1 > 0) lsum += log(n1 / o1), nsum++, better += p->win != 0;
         }
         fprintf(f, "* operands cold: A and B rotated through %.0f MiB, a slot further each call\n", (double)sp.cold_bytes / (1 << 20));

@@ -5,6 +5,7 @@
 
 #define TKI_VL_F32_scalar() ((size_t)(1))
 #define TKI_PACK_A_LIST_F32_scalar(X) 
+#define TKI_PACK_T_LIST_F32_scalar(X) 
 static inline void tki_ukr_gemm_f32_4x4_scalar_bcast_u1(TKI_UKR_PARAMS)
 {
     size_t p = 0;

@@ -40,17 +40,20 @@ static inline TKM_TARGET __m256 tki_dot_sum8_avx512f(__m512 v0, __m512 v1, __m51
     return _mm512_castps512_ps256(_mm512_permutexvar_ps(_mm512_setr_epi32(0, 4, 8, 12, 1, 5, 9, 13, 0, 0, 0, 0, 0, 0, 0, 0), r));
 }
 
-/* Packs rows x kc of row-major A (rows lda apart) into dst[p*mr + i], rows..mr-1 zero, mr <= 16:
- * sixteen columns at a time, each row read as one vector and the 16x16 block transposed in
- * registers. The portable loop reads the mr rows element by element; rows 4 KiB apart share L1
- * sets, and at 1024^3 that loop took 11% of the whole call (measured). */
-static inline TKM_TARGET void tki_pack_a_f32_avx512f(const float *TKI_RESTRICT src, size_t lda, size_t rows,
-                                                     size_t kc, size_t mr, float *TKI_RESTRICT dst)
+/* Copies rows x cols of row-major src (rows lda apart) transposed: column p to dst + p*ds, the rows
+ * as lanes, lanes rows..mr-1 zero (mr <= 16 <= ... ds >= mr; lanes past mr are not written).
+ * Sixteen columns at a time, each row read as one vector (the last, shorter block through a mask)
+ * and the 16x16 block transposed in registers. The portable loops read the rows element by
+ * element; rows 4 KiB apart share L1 sets, and at 1024^3 packing A so took 11% of the whole call
+ * (measured). Packs A panels (ds = mr) and the dot form's columns of B (ds = the column stride). */
+static inline TKM_TARGET void tki_pack_t_f32_avx512f(const float *TKI_RESTRICT src, size_t lda, size_t rows,
+                                                     size_t cols, size_t mr, size_t ds, float *TKI_RESTRICT dst)
 {
     const __mmask16 keep = (__mmask16)tki_mask_avx512f(mr, 0, 16);
-    size_t p = 0, i;
-    for (; p + 16 <= kc; p += 16) {
-tkm_for(<@TKM_I@>, 0, 15, <@        const __m512 r<@@>TKM_I = rows > TKM_I ? _mm512_loadu_ps(src + TKM_I * lda + p) : _mm512_setzero_ps();
+    size_t p = 0;
+    for (; p < cols; p += 16) {
+        const __mmask16 have = (__mmask16)tki_mask_avx512f(cols, p, 16);
+tkm_for(<@TKM_I@>, 0, 15, <@        const __m512 r<@@>TKM_I = rows > TKM_I ? _mm512_maskz_loadu_ps(have, src + TKM_I * lda + p) : _mm512_setzero_ps();
 @>)m4_dnl
         /* pairs of rows interleaved by element, then by element pair: lane L of u(4q+e) holds
          * element 4L+e of rows 4q..4q+3 */
@@ -66,20 +69,27 @@ tkm_for(<@TKM_I@>, 0, 3, <@        const __m512 u<@@>m4_eval(4 * TKM_I) = _mm512
 tkm_for(<@TKM_I@>, 0, 3, <@        {
             const __m512 lo = _mm512_shuffle_f32x4(u<@@>TKM_I, u<@@>m4_eval(TKM_I + 4), 0x88), hi = _mm512_shuffle_f32x4(u<@@>TKM_I, u<@@>m4_eval(TKM_I + 4), 0xDD);
             const __m512 lo2 = _mm512_shuffle_f32x4(u<@@>m4_eval(TKM_I + 8), u<@@>m4_eval(TKM_I + 12), 0x88), hi2 = _mm512_shuffle_f32x4(u<@@>m4_eval(TKM_I + 8), u<@@>m4_eval(TKM_I + 12), 0xDD);
-            _mm512_mask_storeu_ps(dst + (p + TKM_I) * mr, keep, _mm512_shuffle_f32x4(lo, lo2, 0x88));
-            _mm512_mask_storeu_ps(dst + (p + m4_eval(TKM_I + 4)) * mr, keep, _mm512_shuffle_f32x4(hi, hi2, 0x88));
-            _mm512_mask_storeu_ps(dst + (p + m4_eval(TKM_I + 8)) * mr, keep, _mm512_shuffle_f32x4(lo, lo2, 0xDD));
-            _mm512_mask_storeu_ps(dst + (p + m4_eval(TKM_I + 12)) * mr, keep, _mm512_shuffle_f32x4(hi, hi2, 0xDD));
+            if (p + TKM_I < cols) _mm512_mask_storeu_ps(dst + (p + TKM_I) * ds, keep, _mm512_shuffle_f32x4(lo, lo2, 0x88));
+            if (p + m4_eval(TKM_I + 4) < cols) _mm512_mask_storeu_ps(dst + (p + m4_eval(TKM_I + 4)) * ds, keep, _mm512_shuffle_f32x4(hi, hi2, 0x88));
+            if (p + m4_eval(TKM_I + 8) < cols) _mm512_mask_storeu_ps(dst + (p + m4_eval(TKM_I + 8)) * ds, keep, _mm512_shuffle_f32x4(lo, lo2, 0xDD));
+            if (p + m4_eval(TKM_I + 12) < cols) _mm512_mask_storeu_ps(dst + (p + m4_eval(TKM_I + 12)) * ds, keep, _mm512_shuffle_f32x4(hi, hi2, 0xDD));
         }
 @>)m4_dnl
     }
-    for (; p < kc; p++)
-        for (i = 0; i < mr; i++) dst[p * mr + i] = i < rows ? src[i * lda + p] : 0.0f;
+}
+
+/* Packs rows x kc of row-major A (rows lda apart) into dst[p*mr + i], rows..mr-1 zero, mr <= 16. */
+static inline TKM_TARGET void tki_pack_a_f32_avx512f(const float *TKI_RESTRICT src, size_t lda, size_t rows,
+                                                     size_t kc, size_t mr, float *TKI_RESTRICT dst)
+{
+    tki_pack_t_f32_avx512f(src, lda, rows, kc, mr, mr, dst);
 }
 @>)
 m4_dnl # the framework packs untransposed A with this when MR <= tkm_pack_a_max_mr
 m4_define(<@tkm_pack_a_name@>, <@tki_pack_a_f32_avx512f@>)
 m4_define(<@tkm_pack_a_max_mr@>, <@16@>)
+m4_dnl # the dot form's loops copy columns of B (and rows of a transposed A) with this, 16 deep at a time
+m4_define(<@tkm_pack_t_name@>, <@tki_pack_t_f32_avx512f@>)
 m4_define(<@tkm_ukr_header_end@>, <@#endif /* TK_GEN_UKR_F32_AVX512F_H */@>)
 
 m4_dnl # The vector flavour of a kernel body (TKM_FL): z, 512-bit vectors of 16 lanes; y, 256-bit vectors
