@@ -116,6 +116,28 @@ static int completed_runs(const char *log, const char *cpu, int *next_cell)
     return n;
 }
 
+/* Sets fresh[c] for each of the n cells at pts whose top shape the log has no whole-shape
+ * measurement of for this CPU, by any code: the cells a changed grid added (the n edge at 8, session
+ * 21: the rotation would have reached the new cells of 129 rows and more some four runs later, and
+ * until then their rows were the old cells' choice). Returns how many. */
+static int fresh_cells(const char *log, const char *cpu, const point *pts, int n, int *fresh)
+{
+    FILE *f = fopen(log, "r");
+    char line[1024], want[64];
+    int left = n;
+    for (int c = 0; c < n; c++) fresh[c] = 1;
+    snprintf(want, sizeof want, " cpu=%s ", cpu);
+    while (f && left > 0 && fgets(line, sizeof line, f)) {
+        const char *at = strstr(line, " level=full m=");
+        unsigned long long m, nn, k;
+        if (!at || !strstr(line, want) || sscanf(at, " level=full m=%llu n=%llu k=%llu", &m, &nn, &k) != 3) continue;
+        for (int c = 0; c < n; c++)
+            if (fresh[c] && pts[c].sm[0] == m && pts[c].sn[0] == nn && pts[c].sk[0] == k) fresh[c] = 0, left--;
+    }
+    if (f) fclose(f);
+    return left;
+}
+
 /* a candidate's score: the geometric mean of its best round over the point's depths; 0 if one failed */
 static double depth_score(const double *best, int nsh)
 {
@@ -618,18 +640,25 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
             }
         }
     }
-    /* The exact shapes first, then the grid's cells from where the last completed run's budget ran
-     * out, round the grid: cells are in m order, and starting each run at the first left the large
-     * ones (m > 128 on the Zen 4 under load) unmeasured run after run. A resumed run starts where the
-     * interrupted one did. */
+    /* The exact shapes first, then the grid's cells never measured (fresh_cells), then the others
+     * from where the last completed run's budget ran out, round the grid: cells are in m order, and
+     * starting each run at the first left the large ones (m > 128 on the Zen 4 under load)
+     * unmeasured run after run. A resumed run starts where the interrupted one did. */
     int next_cell;
     const int run = completed_runs(po->log, po->cpu, &next_cell), rep0 = RUN_REPS * run;
     const int start_cell = ncells > 0 && next_cell > 0 && next_cell < ncells ? next_cell : 0;
-    int cells_done = 0;
+    static int fresh[GRID_MAX], order[GRID_MAX];
+    int cells_done = 0, nord = 0;
+    const int nfresh = fresh_cells(po->log, po->cpu, pts + nexact, ncells, fresh);
+    if (nfresh > 0 && po->progress) fprintf(stderr, "tktune: %d grid cells never measured go first\n", nfresh);
+    for (int c = 0; c < ncells; c++)
+        if (fresh[c]) order[nord++] = c;
+    for (int c = 0; c < ncells; c++)
+        if (!fresh[(c + start_cell) % ncells]) order[nord++] = (c + start_cell) % ncells;
     progress pr = {now(), planned, 0, po->progress};
     int out_of_time = 0;
     for (int q = first_point; q < np; q++) {
-        const int i = q < nexact ? q : nexact + (q - nexact + start_cell) % ncells;
+        const int i = q < nexact ? q : nexact + order[q - nexact];
         point *p = &pts[i];
         double best[MAXC][3];
         int keep[MAXC];
@@ -752,7 +781,7 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
         if (!lf) die("cannot append to %s", po->log);
         /* next: the cell the next run starts at (where this one's budget ran out) */
         fprintf(lf, "tk-record 1 op=retune cpu=%s run=%d result=done points=%d measurements=%d next=%d evidence=%s date=%ld\n", po->cpu,
-                run, np, measured, out_of_time && ncells > 0 ? (start_cell + cells_done) % ncells : 0,
+                run, np, measured, out_of_time && cells_done < ncells ? order[cells_done] : 0,
                 o->estimated ? "estimated" : "measured", (long)time(NULL));
         if (fclose(lf)) die("cannot append to %s", po->log);
     }
