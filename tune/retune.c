@@ -116,25 +116,30 @@ static int completed_runs(const char *log, const char *cpu, int *next_cell)
     return n;
 }
 
-/* Sets fresh[c] for each of the n cells at pts whose top shape the log has no whole-shape
- * measurement of for this CPU, by any code: the cells a changed grid added (the n edge at 8, session
- * 21: the rotation would have reached the new cells of 129 rows and more some four runs later, and
- * until then their rows were the old cells' choice). Returns how many. */
+/* Sets fresh[c] for each of the n cells at pts one of whose shapes the log has no whole-shape
+ * measurement of for this CPU, by any code: the cells a changed grid added or reshaped (the n edge
+ * at 8, session 21: the rotation would have reached the new cells of 129 rows and more some four
+ * runs later, and until then they kept the old cells' row). Returns how many. */
 static int fresh_cells(const char *log, const char *cpu, const point *pts, int n, int *fresh)
 {
     FILE *f = fopen(log, "r");
     char line[1024], want[64];
-    int left = n;
-    for (int c = 0; c < n; c++) fresh[c] = 1;
+    int seen[GRID_MAX][3], left = n;
+    for (int c = 0; c < n; c++) fresh[c] = 0;
+    memset(seen, 0, sizeof seen);
     snprintf(want, sizeof want, " cpu=%s ", cpu);
-    while (f && left > 0 && fgets(line, sizeof line, f)) {
+    while (f && fgets(line, sizeof line, f)) {
         const char *at = strstr(line, " level=full m=");
         unsigned long long m, nn, k;
         if (!at || !strstr(line, want) || sscanf(at, " level=full m=%llu n=%llu k=%llu", &m, &nn, &k) != 3) continue;
         for (int c = 0; c < n; c++)
-            if (fresh[c] && pts[c].sm[0] == m && pts[c].sn[0] == nn && pts[c].sk[0] == k) fresh[c] = 0, left--;
+            for (int d = 0; d < pts[c].nsh; d++)
+                if (pts[c].sm[d] == m && pts[c].sn[d] == nn && pts[c].sk[d] == k) seen[c][d] = 1;
     }
     if (f) fclose(f);
+    for (int c = 0; c < n; c++)
+        for (int d = 0; d < pts[c].nsh; d++) fresh[c] |= !seen[c][d];
+    for (int c = 0; c < n; c++) left -= !fresh[c];
     return left;
 }
 
