@@ -124,7 +124,7 @@ static int fresh_cells(const char *log, const char *cpu, const point *pts, int n
 {
     FILE *f = fopen(log, "r");
     char line[1024], want[64];
-    int seen[GRID_MAX][3], left = n;
+    int seen[GRID_MAX][3], nfresh = 0;
     for (int c = 0; c < n; c++) fresh[c] = 0;
     memset(seen, 0, sizeof seen);
     snprintf(want, sizeof want, " cpu=%s ", cpu);
@@ -137,10 +137,11 @@ static int fresh_cells(const char *log, const char *cpu, const point *pts, int n
                 if (pts[c].sm[d] == m && pts[c].sn[d] == nn && pts[c].sk[d] == k) seen[c][d] = 1;
     }
     if (f) fclose(f);
-    for (int c = 0; c < n; c++)
+    for (int c = 0; c < n; c++) {
         for (int d = 0; d < pts[c].nsh; d++) fresh[c] |= !seen[c][d];
-    for (int c = 0; c < n; c++) left -= !fresh[c];
-    return left;
+        nfresh += fresh[c];
+    }
+    return nfresh;
 }
 
 /* a candidate's score: the geometric mean of its best round over the point's depths; 0 if one failed */
