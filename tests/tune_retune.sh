@@ -22,7 +22,7 @@ budget_s=540
 run() { # run LOG OUT [env...]: one small retune, $budget_s seconds at most
   l=$1 o=$2; shift 2
   env "$@" "$tktune" retune --root "$root" --cpu generic --tkgen "$tkgen" --work "$work/w" --log "$l" --out "$o" \
-    --budget 2 --top 1 --max-dim 48 --timeout 5 --shapes "$work/shapes" --budget-s "$budget_s"
+    --budget 2 --top 1 --max-dim 48 --timeout 5 --shapes "$work/shapes" --budget-s "$budget_s" --sample-ms 0.5
 }
 run "$log" "$out" > "$work/o1" 2>&1 && ok || bad "retune failed: $(tail -5 "$work/o1")"
 "$tkgen" check --root "$root" "$out" > "$work/o2" 2>&1 && ok || bad "tkgen check: $(cat "$work/o2")"
@@ -48,6 +48,7 @@ set -- $(awk '$1 == "columns" { for (i = 2; i <= NF; i++) c[$i] = i } $1 == "row
 "$probe" 33 70 41 "$1" "$2" "$3" "$4" "$5" "$6" "$7" "$8" "$9" "${10}" "${11}" cold=1048576 > "$work/cold" 2>&1 &&
   grep -q '^gflops=[0-9.]* spread=' "$work/cold" && ok || bad "the probe's cold mode: $(cat "$work/cold") (args: $*)"
 n1=$(grep -c ' level=full ' "$log")
+grep -q " level=full .* result=ok gflops=[0-9.]* spread=[0-9.]* sample_ms=0.5 " "$log" && ok || bad "the records do not say their samples were 0.5 ms"
 [ "$n1" -gt 20 ] && ok || bad "only $n1 whole-shape records"
 
 # a completed run is recorded, and the next run measures afresh (stale figures never judge new ones)
@@ -97,7 +98,7 @@ awk '$1 == "row" && $5 ~ /^4x/ { f = 1 } END { exit f }' "$work/c.tkt" && ok || 
 # evaluate: the oracle space, the model's pick and the table's row on two shapes; the oracle's best is
 # the fastest of all, so no ratio exceeds 1, and there is one line per shape plus the summaries
 printf '5 7 9\n13 11 3\n' > "$work/eval.shapes"
-"$tktune" evaluate --root "$root" --cpu generic --tkgen "$tkgen" --work "$work/ev" --log "$log" --table "$out" \
+"$tktune" evaluate --root "$root" --cpu generic --tkgen "$tkgen" --work "$work/ev" --sample-ms 0.5 --log "$log" --table "$out" \
   --shapes "$work/eval.shapes" > "$work/o8" 2>&1 && ok || bad "evaluate failed: $(tail -3 "$work/o8")"
 # (columns from the end: the calibrated model's ratio, the default model's, table GFLOP/s, table ratio,
 # then the row's five words)
@@ -109,7 +110,7 @@ awk '/^5x7x9 |^13x11x3 / { n++; if ($(NF-8) > 1.0001 || $(NF-7) > 1.0001 || $(NF
 # usual (here: tiles of 4 rows, measured after others have set the usual; whose reading the probe quarters for the test) is run 3 times, each
 # recorded, the last marked quiet=no, and evaluate reports how many stayed disturbed
 printf '2 100 1000\n' > "$work/cold.shapes"
-TKTUNE_TEST_BUSY_MR=4 "$tktune" evaluate --root "$root" --cpu generic --tkgen "$tkgen" --work "$work/evc" --log "$log" \
+TKTUNE_TEST_BUSY_MR=4 "$tktune" evaluate --root "$root" --cpu generic --tkgen "$tkgen" --work "$work/evc" --sample-ms 0.5 --log "$log" \
   --table "$out" --shapes "$work/cold.shapes" > "$work/o13" 2>&1 && ok || bad "cold evaluate failed: $(tail -3 "$work/o13")"
 rec="$work/evc/evaluate.records"
 grep ' operands=cold ' "$rec" | grep -v ' tile=4x' | grep -q ' result=ok gflops=[0-9.]* spread=[0-9.]* dram=[0-9.]* ' && ok ||
@@ -142,7 +143,7 @@ else grep -q "wrong result" "$work/o11" && grep -q ' level=check .* result=wrong
 if grep -qw avx512f /proc/cpuinfo 2>/dev/null; then
   printf '32 32 32\n' > "$work/even.shapes"
   "$tktune" retune --root "$root" --cpu x86-64-v4 --tkgen "$tkgen" --work "$work/v4" --log "$work/v4.log" --out "$work/v4.tkt" \
-    --budget 2 --top 1 --max-dim 32 --timeout 20 --shapes "$work/even.shapes" > "$work/o12" 2>&1 && ok ||
+    --budget 2 --top 1 --max-dim 32 --timeout 20 --shapes "$work/even.shapes" --sample-ms 0.5 > "$work/o12" 2>&1 && ok ||
     bad "retune of x86-64-v4 failed: $(tail -3 "$work/o12")"
   grep -q ' level=full m=32 n=32 k=32 tile=8x2vec .* path=plain rep=0 result=ok' "$work/v4.log" && ok ||
     bad "32x32x32 was not measured with an even 8x32 tile"

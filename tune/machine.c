@@ -3,18 +3,12 @@
  * the median of repeated passes. Runs in this process: reading memory cannot crash. */
 #define _POSIX_C_SOURCE 200809L
 #include "machine.h"
+#include "profile.h"
 
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
 
 static int cmp(const void *a, const void *b)
 {
@@ -62,9 +56,9 @@ double measure_read_bw(size_t bytes, int reps)
     for (int r = 0; r < reps; r++) {
         /* enough passes over a small set for a measurable time */
         size_t passes = 1 + (64u << 20) / bytes, q;
-        double t0 = now();
+        double t0 = tune_now();
         for (q = 0; q < passes; q++) sink += sweep(p, n, (float)q) * 0.5f;
-        g[r] = (double)passes * (double)bytes / (now() - t0);
+        g[r] = (double)passes * (double)bytes / (tune_now() - t0);
     }
     free(p);
     qsort(g, (size_t)reps, sizeof g[0], cmp);
@@ -99,9 +93,9 @@ double measure_latency(size_t bytes, int reps)
     for (size_t i = 0; i < n; i++) p[order[i] * line] = order[(i + 1) % n] * line;
     for (size_t i = 0; i < n; i++) at = p[at]; /* warm-up: page faults and the first fill */
     for (int r = 0; r < reps; r++) {
-        double t0 = now();
+        double t0 = tune_now();
         for (size_t i = 0; i < steps; i++) at = p[at];
-        g[r] = (now() - t0) / (double)steps * 1e9;
+        g[r] = (tune_now() - t0) / (double)steps * 1e9;
     }
     free(order);
     free(mem);

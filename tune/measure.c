@@ -116,7 +116,7 @@ static int write_source(const char *path, const char *sym, const char *isa, int 
             "    return g[2];\n}\n"
             "int main(int argc, char **argv) {\n"
             "    size_t m, n, k, i, nr, panels, wsf, reps, r, boff, slot, nslots = 0, cur = 0, arena_bytes = 0;\n"
-            "    unsigned mr, nv, ku, pf; int packa, s, ns; double g[7], t0, t1, bw0 = 0, bw1 = 0; cpu_set_t set;\n"
+            "    unsigned mr, nv, ku, pf; int packa, s, ns; double g[7], t0, t1, smp, bw0 = 0, bw1 = 0; cpu_set_t set;\n"
             "    tki_gemm_cfg cfg; tki_gemm_args ga; tk_gemm_desc d; float *a, *b, *c, *ws, *arena = 0, *dbuf = 0; int row;\n"
             "    if (argc != 15 && argc != 16) return 2; /* a 15th argument: check only (or cold=BYTES) */\n"
             "    if (argc == 16 && !strncmp(argv[15], \"cold=\", 5)) arena_bytes = strtoull(argv[15] + 5, 0, 10), argc = 15;\n"
@@ -168,7 +168,10 @@ static int write_source(const char *path, const char *sym, const char *isa, int 
             "    /* the first read only evicts the dirty lines of the fills above: their write-back halved it */\n"
             "    if (dbuf) dram_read(dbuf), bw0 = dram_read(dbuf);\n"
             "    NEXT(); t0 = now(); RUN(); t1 = now() - t0;\n"
-            "    reps = t1 > 0.004 ? 1 : (size_t)(0.004 / (t1 > 1e-8 ? t1 : 1e-8)) + 1;\n"
+            "    /* samples of 4 ms unless tktune --sample-ms says otherwise (a test's quick runs) */\n"
+            "    smp = getenv(\"TKTUNE_SAMPLE_MS\") ? atof(getenv(\"TKTUNE_SAMPLE_MS\")) * 1e-3 : 0.004;\n"
+            "    if (!(smp > 0)) smp = 0.004;\n"
+            "    reps = t1 > smp ? 1 : (size_t)(smp / (t1 > 1e-8 ? t1 : 1e-8)) + 1;\n"
             "    /* a call of 20 ms or more: 3 samples, and the call above was its warm-up */\n"
             "    ns = t1 > 0.02 ? 3 : 7;\n"
             "    for (s = ns == 3 ? 0 : -1; s < ns; s++) {\n"
@@ -489,8 +492,10 @@ static void append(const shape_probe *p, const char *level, const char *key, int
     const profile_opts *o = p->o;
     FILE *log = fopen(o->log, "a");
     if (!log) die("cannot append to %s", o->log);
-    fprintf(log, "tk-record 1 op=gemm dtype=f32 cpu=%s isa=%s level=%s %s rep=%d %s %sevidence=%s load=%.2f date=%ld\n",
-            o->cpu, p->isa->name, level, key, rep, result, records_kernels(), o->evidence ? o->evidence : "measured", loadavg(),
+    char smp[32] = "";
+    if (o->sample_ms > 0) snprintf(smp, sizeof smp, "sample_ms=%g ", o->sample_ms); /* not the default: said */
+    fprintf(log, "tk-record 1 op=gemm dtype=f32 cpu=%s isa=%s level=%s %s rep=%d %s %s%sevidence=%s load=%.2f date=%ld\n",
+            o->cpu, p->isa->name, level, key, rep, result, smp, records_kernels(), o->evidence ? o->evidence : "measured", loadavg(),
             (long)time(NULL));
     if (fclose(log)) die("cannot append to %s", o->log);
 }

@@ -9,6 +9,7 @@ typedef struct {
     int progress;
     const char *run_prefix; /* NULL: probes run here; else the command that runs them (qemu, a board) */
     const char *evidence;   /* what a record of a run says it is: NULL means "measured" */
+    double sample_ms;       /* the time of each timed sample of a whole-shape probe; 0: the default, 4 ms */
 } profile_opts;
 
 /* Binds the record log to the code that measurements run: a fingerprint of the ISA's template,
@@ -51,6 +52,9 @@ int level0_plan(const cand_l0 *l0, int n0, const cand_caps *k, int budget, unsig
                 cand_l0 *pick, unsigned long long *kcs);
 /* The 1-minute load average (recorded with each measurement: the machine may be shared). */
 double loadavg(void);
+/* seconds on the monotonic clock */
+double tune_now(void);
+
 /* Runs argv, behind `prefix` (NULL or "": natively; else e.g. an emulator command, split at spaces),
  * with a time limit; the exit status as waitpid gives it, -1 on timeout, -2 when it could not
  * start. stdout goes to `out` (cap bytes). */

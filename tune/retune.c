@@ -52,13 +52,6 @@
 #define WHOLE_K_TWINS 6 /* candidates of an exact point with k <= 16 that get a ku = k twin */
 #define DOT_MAX_N 64 /* points at most this wide (exact) or cells no wider also try the dot form */
 
-static double now(void)
-{
-    struct timespec t;
-    clock_gettime(CLOCK_MONOTONIC, &t);
-    return (double)t.tv_sec + 1e-9 * (double)t.tv_nsec;
-}
-
 typedef struct {
     unsigned long long sm[3], sn[3], sk[3]; /* the shapes that stand for the point */
     int nsh;
@@ -389,7 +382,7 @@ typedef struct {
 
 static void show(progress *pr, const char *what)
 {
-    double el = now() - pr->t0, eta = pr->done > 0 ? el / pr->done * (pr->planned - pr->done) : 0;
+    double el = tune_now() - pr->t0, eta = pr->done > 0 ? el / pr->done * (pr->planned - pr->done) : 0;
     int w = 30, fill = pr->planned > 0 ? (int)(w * pr->done / pr->planned) : 0;
     if (!pr->show) return;
     fprintf(stderr, "\rtktune: %s [%.*s%*s] %.0f/%.0f, %ds elapsed, ETA %ds   ", what, fill,
@@ -484,7 +477,7 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
     static tkt_row all[MAXPTS * MAXC], cellwin[GRID_MAX];
     static tkt_table nt;
     const profile_opts *po = &o->po;
-    double phase[6] = {0}, t0 = now(), bw2, bw3, bwd;
+    double phase[6] = {0}, t0 = tune_now(), bw2, bw3, bwd;
     int np = 0, nall = 0, measured = 0;
     char line[512], path[1200], err[1300];
     model_machine h;
@@ -495,18 +488,18 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
     if (!read_machine(po->log, po->cpu, &bw2, &bw3, &bwd, NULL) && !o->dry_run && !o->estimated &&
         (!machine_record(po->cpu, k, po->log, line, sizeof line) || !read_machine(po->log, po->cpu, &bw2, &bw3, &bwd, NULL)))
         die("could not measure this machine's bandwidths");
-    phase[0] = now() - t0;
+    phase[0] = tune_now() - t0;
 
     /* 2. level 0 */
-    double t1 = now();
+    double t1 = tune_now();
     int nl0 = level0_plan(l0, n0, k, o->l0_budget, 512, pick, kcs);
     if (!o->dry_run && o->estimated) estimate_level0(po, isa, t, pick, nl0, kcs);
     else if (!o->dry_run) profile_level0(po, isa, pick, nl0, kcs);
     int nml = read_level0(po->log, po->cpu, ml, 4096);
-    phase[1] = now() - t1;
+    phase[1] = tune_now() - t1;
 
     /* 3. plan */
-    t1 = now();
+    t1 = tune_now();
     /* the model, its constants fitted to the measurements earlier runs left in the log */
     calib_info ci;
     char calib_line[600];
@@ -603,7 +596,7 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
         }
         for (int j = 0; j < p->nc; j++) all[nall++] = p->cand[j], p->score[j] = -1;
     }
-    phase[2] = now() - t1;
+    phase[2] = tune_now() - t1;
     double planned = 0;
     for (int i = 0; i < np; i++)
         planned += (pts[i].nc + (ROUNDS - 1) * (pts[i].nc < KEEP + 1 ? pts[i].nc : KEEP + 1)) * pts[i].nsh;
@@ -614,7 +607,7 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
     if (nml == 0) die("no level-0 kernel could be %s", o->estimated ? "estimated" : "measured on this machine");
 
     /* 4. measure (estimated: check) */
-    t1 = now();
+    t1 = tune_now();
     /* the generic probe, and the exact-shape probes of the listed shapes (a listed shape becomes an
      * exact-shape row: its candidates are measured as that row's instance, the code users get, a
      * constant shape with the kernel inlined, not the generic driver); compiled on every core at
@@ -661,7 +654,7 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
         if (fresh[c]) order[nord++] = c;
     for (int c = 0; c < ncells; c++)
         if (!fresh[(c + start_cell) % ncells]) order[nord++] = (c + start_cell) % ncells;
-    progress pr = {now(), planned, 0, po->progress};
+    progress pr = {tune_now(), planned, 0, po->progress};
     int out_of_time = 0;
     for (int q = first_point; q < np; q++) {
         const int i = q < nexact ? q : nexact + order[q - nexact];
@@ -678,7 +671,7 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
             if (rep == 1) keep_fastest(best, p->nc, p->nsh, keep);
             for (int j = 0; j < p->nc; j++) {
                 if (!keep[j]) continue;
-                if (now() - t0 > o->budget_s) out_of_time = 1;
+                if (tune_now() - t0 > o->budget_s) out_of_time = 1;
                 if (out_of_time) break;
                 for (int d = 0; d < p->nsh; d++) {
                     int fresh;
@@ -731,10 +724,10 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
         if (!out_of_time && i >= nexact) cells_done++;
     }
     if (po->progress) fprintf(stderr, "\n");
-    phase[3] = now() - t1;
+    phase[3] = tune_now() - t1;
 
     /* 5. table */
-    t1 = now();
+    t1 = tune_now();
     nt = *t;
     nt.n = 0;
     for (int i = 0; i < nexact; i++) {
@@ -791,7 +784,7 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
                 o->estimated ? "estimated" : "measured", (long)time(NULL));
         if (fclose(lf)) die("cannot append to %s", po->log);
     }
-    phase[4] = now() - t1;
+    phase[4] = tune_now() - t1;
 
     /* 6. report */
     double peak = 0;
@@ -834,7 +827,7 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
                 nsum, nsum ? exp(lsum / nsum) : 0, better, rejected, noisy);
         fprintf(f, "cold runs disturbed by other memory traffic in every try (quiet=no in the log): %d\n", shape_noisy());
         fprintf(f, "phases (s): machine %.1f, level 0 %.1f, plan %.1f, measure %.1f, table %.1f; total %.1f%s\n", phase[0],
-                phase[1], phase[2], phase[3], phase[4], now() - t0, out_of_time ? " (budget ran out)" : "");
+                phase[1], phase[2], phase[3], phase[4], tune_now() - t0, out_of_time ? " (budget ran out)" : "");
     }
     if (rf) fclose(rf);
     snprintf(path, sizeof path, "%s/report.svg", po->work);

@@ -31,9 +31,10 @@ static void usage(void)
                     "       tktune profile --root DIR --cpu CPU --log FILE --work DIR --tkgen PATH [--cc CC]\n"
                     "                      [--budget N] [--timeout S] [--kc K]\n"
                     "       tktune retune --root DIR --cpu CPU --work DIR --tkgen PATH [--log FILE] [--out TABLE]\n"
-                    "                     [--shapes FILE] [--budget-s S] [--budget N] [--top K] [--max-dim D] [--cc CC] [--dry-run]\n"
+                    "                     [--shapes FILE] [--budget-s S] [--budget N] [--top K] [--max-dim D] [--sample-ms MS] [--cc CC]\n"
+                    "                     [--dry-run]\n"
                     "       tktune evaluate --root DIR --cpu CPU --work DIR --tkgen PATH --shapes FILE [--table TABLE] [--log FILE]\n"
-                    "                       [--cc CC] [--warm]\n");
+                    "                       [--sample-ms MS] [--cc CC] [--warm]\n");
     exit(2);
 }
 
@@ -54,7 +55,7 @@ int main(int argc, char **argv)
     const char *cpu = NULL, *cmd = argc > 1 ? argv[1] : "";
     int list = 0, budget = 16;
     unsigned long long want_kc = 256;
-    profile_opts o = {NULL, NULL, NULL, NULL, "cc", 30.0, 1, NULL, NULL};
+    profile_opts o = {NULL, NULL, NULL, NULL, "cc", 30.0, 1, NULL, NULL, 0};
     const char *out_path = NULL, *table_file = NULL;
     const char *shapes = NULL;
     double budget_s = 540;
@@ -79,12 +80,20 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--shapes") && i + 1 < argc) shapes = argv[++i];
         else if (!strcmp(argv[i], "--budget-s") && i + 1 < argc) budget_s = atof(argv[++i]);
         else if (!strcmp(argv[i], "--top") && i + 1 < argc) top = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--sample-ms") && i + 1 < argc) o.sample_ms = atof(argv[++i]);
         else if (!strcmp(argv[i], "--dry-run")) dry = 1;
         else if (!strcmp(argv[i], "--warm")) warm = 1;
         else if (!strcmp(argv[i], "--max-dim") && i + 1 < argc) max_dim = atof(argv[++i]);
         else usage();
     }
     if (!cpu) usage();
+    /* the probes read it (their timed samples); a record says when it was not the default */
+    if (o.sample_ms < 0) usage();
+    if (o.sample_ms > 0) {
+        char s[32];
+        snprintf(s, sizeof s, "%g", o.sample_ms);
+        setenv("TKTUNE_SAMPLE_MS", s, 1);
+    } else unsetenv("TKTUNE_SAMPLE_MS");
     static project p;
     static tkt_table t;
     load_project(&p);
