@@ -148,6 +148,24 @@ static double depth_score(const double *best, int nsh)
     return exp(lg / nsh);
 }
 
+/* 1 when a challenger's speed over the previous choice's, shape by shape (r[d], nsh of them), makes
+ * a change: faster by the noise margin on the whole (geometric mean), or faster by the margin on
+ * one shape and within it everywhere else, not slower on the whole. A cell's shapes differ in kind:
+ * the deep side of a wide cell has its corner at the grid's edge (B in the last-level cache) and
+ * one with B twice that cache; at 512 rows the packed 6x64 ran 1.08-1.11x the direct 4x96 there and
+ * tied in cache (1.03 on the whole, at the margin), and the cell kept 4x96, which ran 512x4096x4096
+ * and 512x11008x4096 at 0.89-0.91 of 6x64 in the bench. (Declared in retune.h for its test.) */
+int retune_beats(const double *r, int nsh)
+{
+    double lg = 0, hi = 0, lo = 1e30;
+    for (int d = 0; d < nsh; d++) {
+        if (!(r[d] > 0)) return 0;
+        lg += log(r[d]), hi = fmax(hi, r[d]), lo = fmin(lo, r[d]);
+    }
+    const double g = exp(lg / nsh);
+    return g > NOISE || (g >= 1 && hi > NOISE && lo * NOISE >= 1);
+}
+
 /* keep[j] stays set for the previous choice (j = 0) and the KEEP best-scoring candidates */
 static void keep_fastest(double (*best)[3], int nc, int nsh, int *keep)
 {
@@ -688,19 +706,21 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
         if (!out_of_time) drop_tall(p);
         /* the incumbent stays unless a challenger beats it by more than the noise */
         p->inc = p->win = incumbent(p);
-        for (int j = 0; j < p->nc; j++)
-            if (p->score[j] > p->score[p->win] && p->score[j] > NOISE * p->score[p->inc]) p->win = j;
+        for (int j = 0; j < p->nc; j++) {
+            double r[3];
+            for (int d = 0; d < p->nsh; d++) r[d] = best[p->inc][d] > 0 ? best[j][d] / best[p->inc][d] : 0;
+            if (p->score[j] > 0 && p->score[j] > p->score[p->win] && (p->score[p->inc] <= 0 || retune_beats(r, p->nsh))) p->win = j;
+        }
         if (p->score[p->inc] <= 0 && p->score[p->win] <= 0) p->win = 0;
         /* A change must hold up once more: previous and challenger measured back to back, CONFIRM
-         * times, and the challenger must win the median pair by the noise margin. A slow spell of a
-         * shared machine lasts seconds and can crown a loser in the rounds above; it hits both
-         * members of a back-to-back pair alike. */
+         * times, and the medians of the pairs' ratios, shape by shape, must beat the previous choice
+         * as above. A slow spell of a shared machine lasts seconds and can crown a loser in the
+         * rounds above; it hits both members of a back-to-back pair alike. */
         if (p->win != p->inc && p->score[p->inc] > 0 && !out_of_time) {
-            double ratio[CONFIRM];
+            double ratio[3][CONFIRM], med[3];
             int nr = 0;
             pr.planned += 2.0 * CONFIRM * p->nsh;
             for (int r = 0; r < CONFIRM; r++) {
-                double lg = 0;
                 int ok = 1;
                 for (int d = 0; d < p->nsh && ok; d++) {
                     int fresh;
@@ -711,13 +731,18 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
                     pr.done += 2;
                     show(&pr, "confirming");
                     if (gp <= 0 || gw <= 0) ok = 0;
-                    else lg += log(gw / gp);
+                    else ratio[d][nr] = gw / gp;
                 }
-                if (ok) ratio[nr++] = exp(lg / p->nsh);
+                nr += ok;
             }
-            qsort(ratio, (size_t)nr, sizeof ratio[0], cmp_double);
-            p->confirmed = nr == CONFIRM ? ratio[nr / 2] : 0;
-            if (p->confirmed < NOISE) p->win = p->inc;
+            double lg = 0;
+            for (int d = 0; d < p->nsh && nr == CONFIRM; d++) {
+                qsort(ratio[d], (size_t)nr, sizeof ratio[d][0], cmp_double);
+                med[d] = ratio[d][nr / 2];
+                lg += log(med[d]);
+            }
+            p->confirmed = nr == CONFIRM ? exp(lg / p->nsh) : 0;
+            if (nr < CONFIRM || !retune_beats(med, p->nsh)) p->win = p->inc;
         }
         /* a streamed point is decided on quiet memory or not at all (shape_measure, measure.c) */
         if (shape_noisy() > noisy0 && p->win != 0) p->win = 0, p->noisy = 1;

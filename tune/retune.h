@@ -18,4 +18,8 @@ typedef struct {
 /* Runs every phase for the CPU whose current table is t; returns the process exit status. */
 int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, const cand_caps *k,
                const cand_l0 *l0, int n0);
+/* 1 when a challenger's speeds over the previous choice's on a point's nsh shapes (r[d] > 0; 0: a
+ * failure) make a change: faster by the noise margin on the whole, or on one shape and within the
+ * margin on the others, not slower on the whole. */
+int retune_beats(const double *r, int nsh);
 #endif

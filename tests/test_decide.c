@@ -1,0 +1,34 @@
+/* The retune's decision between a cell's previous row and a challenger (retune_beats, tune/retune.c),
+ * on the speed ratios challenger/previous at the cell's shapes: a change needs a gain beyond the
+ * noise margin (3%), on the whole or on one shape with the others within the margin; a loss beyond
+ * the margin anywhere, a failure anywhere, or ties everywhere keep the previous row. */
+#include "../tune/retune.h"
+#include "tktest.h"
+
+static void expect(double r0, double r1, double r2, int nsh, int want, const char *why)
+{
+    const double r[3] = {r0, r1, r2};
+    TKT_CHECK(retune_beats(r, nsh) == want, "%s: ratios %.3f %.3f %.3f (%d shapes) %s", why, r0, r1, r2, nsh,
+              want ? "should change the row" : "should keep the previous row");
+}
+
+int main(void)
+{
+    tkt_init();
+    expect(1.05, 0, 0, 1, 1, "one shape, 5% faster");
+    expect(1.02, 0, 0, 1, 0, "one shape, within the margin");
+    expect(1.04, 1.04, 1.04, 3, 1, "faster everywhere");
+    expect(1.00, 1.00, 1.00, 3, 0, "ties everywhere");
+    expect(1.02, 1.02, 1.02, 3, 0, "faster everywhere, but within the margin");
+    /* the deep side of a wide cell: B streamed at one corner, in cache at the others */
+    expect(1.008, 1.088, 1.011, 3, 1, "8.8% faster where B streams, tied in cache");
+    expect(0.99, 1.08, 0.99, 3, 1, "8% faster at one shape, 1% slower at two");
+    expect(0.96, 1.10, 1.00, 3, 0, "10% faster at one shape but 4% slower at another");
+    expect(0.98, 1.031, 0.98, 3, 0, "a gain at the margin, slower on the whole");
+    expect(1.20, 1.20, 0.95, 3, 1, "much faster on the whole (geometric mean over the margin)");
+    expect(1.20, 1.20, 0, 3, 0, "a failure at one shape");
+    expect(1.20, -1, 1.20, 3, 0, "a failed measurement at one shape");
+    /* the margin is strict: exactly 3% is noise */
+    expect(1.03, 1.03, 1.03, 3, 0, "exactly the margin everywhere");
+    return tkt_finish("test_decide");
+}
