@@ -69,9 +69,13 @@ int read_machine(const char *log, const char *cpu, double *bw_l2, double *bw_l3,
  * at 256 x 256). n ends at 8 too (half an AVX-512 vector, one of AVX2): below it the broadcast form
  * fills half its lanes or less and the dot form fills them all, and one row for 1..16 did not serve
  * both ends (zen4, session 21: at 1408 rows the dot form's 6x4 ran 86 GFLOP/s at n = 4 against the
- * broadcast 8x16's 42, and 90 against 113 at n = 16; the cell's geometric mean took 6x4 for both). */
+ * broadcast 8x16's 42, and 90 against 113 at n = 16; the cell's geometric mean took 6x4 for both).
+ * 12 and 24 (three quarters and one and a half AVX-512 vectors; one and a half and three of AVX2)
+ * split the next two the same way: 9..16 took the broadcast 9x48 from its 16-wide top, and
+ * 1024x12x1000 ran at 0.83 of the dot form's 6x4; 17..32 kept a broadcast row that ran 640x17x1200
+ * at 66 GFLOP/s, where the dot form's 4x6 ran 78-87. */
 static const unsigned long long m_hi[] = {1, 4, 6, 8, 12, 16, 32, 64, 128, 256, 512, 1024, 0};
-static const unsigned long long n_hi[] = {8, 16, 32, 64, 128, 256, 512, 1024, 0};
+static const unsigned long long n_hi[] = {8, 12, 16, 24, 32, 64, 128, 256, 512, 1024, 0};
 #define NM (sizeof m_hi / sizeof m_hi[0])
 #define NN (sizeof n_hi / sizeof n_hi[0])
 /* Decode (at most FINE_M rows against B rows wider than FINE_N floats) gets a cell per row count:

@@ -26,7 +26,7 @@ typedef struct {
  * range each), an open-ended range represented by `open`; returns how many there are (<= GRID_MAX).
  * deep_k > 0: the open-n cell of each band of more than 16 rows and at most deep_m is two cells,
  * depths 1..deep_k and deep_k + 1 and up (shallow first). */
-#define GRID_MAX 160
+#define GRID_MAX 192
 int grid_cells(grid_cell *cells, int cap, double open, unsigned long long deep_k, unsigned long long deep_m);
 /* 1 when two rows make the same decisions (ranges aside). */
 int same_choice(const tkt_row *a, const tkt_row *b);
