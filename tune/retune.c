@@ -166,6 +166,8 @@ int retune_beats(const double *r, int nsh)
     return g > NOISE || (g >= 1 && hi > NOISE && lo * NOISE >= 1);
 }
 
+static int overlaps(range a, range b) { return a.lo <= b.hi && b.lo <= a.hi; }
+
 /* keep[j] stays set for the previous choice (j = 0) and the KEEP best-scoring candidates */
 static void keep_fastest(double (*best)[3], int nc, int nsh, int *keep)
 {
@@ -668,15 +670,21 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
     int cells_done = 0, nord = 0;
     const int nfresh = fresh_cells(po->log, po->cpu, pts + nexact, ncells, fresh);
     if (nfresh > 0 && po->progress) fprintf(stderr, "tktune: %d grid cells never measured go first\n", nfresh);
+    /* --rows: only the cells of those row counts, and the run leaves the rotation where it was */
+    const int some = o->rows.lo > 0;
     for (int c = 0; c < ncells; c++)
-        if (fresh[c]) order[nord++] = c;
-    for (int c = 0; c < ncells; c++)
-        if (!fresh[(c + start_cell) % ncells]) order[nord++] = (c + start_cell) % ncells;
+        if (fresh[c] && (!some || overlaps(pts[nexact + c].rm, o->rows))) order[nord++] = c;
+    for (int c = 0; c < ncells; c++) {
+        const int at = (c + start_cell) % ncells;
+        if (!fresh[at] && (!some || overlaps(pts[nexact + at].rm, o->rows))) order[nord++] = at;
+    }
     progress pr = {tune_now(), planned, 0, po->progress};
     int out_of_time = 0;
-    for (int q = first_point; q < np; q++) {
+    for (int q = first_point; q < nexact + nord; q++) {
         const int i = q < nexact ? q : nexact + order[q - nexact];
         point *p = &pts[i];
+        const range one = {p->sm[0], p->sm[0]};
+        if (q < nexact && some && !overlaps(one, o->rows)) continue;
         double best[MAXC][3];
         int keep[MAXC];
         const shape_probe *pp = i < nexact ? &eps[i] : &sp;
@@ -804,8 +812,15 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
         FILE *lf = fopen(po->log, "a");
         if (!lf) die("cannot append to %s", po->log);
         /* next: the cell the next run starts at (where this one's budget ran out) */
-        fprintf(lf, "tk-record 1 op=retune cpu=%s run=%d result=done points=%d measurements=%d next=%d evidence=%s date=%ld\n", po->cpu,
-                run, np, measured, out_of_time && cells_done < ncells ? order[cells_done] : 0,
+        char rows[64] = "";
+        if (some) {
+            char lo[24], hi[24];
+            snprintf(lo, sizeof lo, "%llu", o->rows.lo);
+            snprintf(hi, sizeof hi, o->rows.hi == TK_SIZE_INF ? "*" : "%llu", o->rows.hi);
+            snprintf(rows, sizeof rows, " rows=%s..%s", lo, hi);
+        }
+        fprintf(lf, "tk-record 1 op=retune cpu=%s run=%d result=done points=%d measurements=%d next=%d%s evidence=%s date=%ld\n", po->cpu,
+                run, np, measured, some ? next_cell : out_of_time && cells_done < nord ? order[cells_done] : 0, rows,
                 o->estimated ? "estimated" : "measured", (long)time(NULL));
         if (fclose(lf)) die("cannot append to %s", po->log);
     }

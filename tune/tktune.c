@@ -32,7 +32,7 @@ static void usage(void)
                     "                      [--budget N] [--timeout S] [--kc K]\n"
                     "       tktune retune --root DIR --cpu CPU --work DIR --tkgen PATH [--log FILE] [--out TABLE]\n"
                     "                     [--shapes FILE] [--budget-s S] [--budget N] [--top K] [--max-dim D] [--sample-ms MS] [--cc CC]\n"
-                    "                     [--dry-run]\n"
+                    "                     [--rows M|LO..HI|LO..*] [--dry-run]\n"
                     "       tktune evaluate --root DIR --cpu CPU --work DIR --tkgen PATH --shapes FILE [--table TABLE] [--log FILE]\n"
                     "                       [--sample-ms MS] [--cc CC] [--warm]\n");
     exit(2);
@@ -61,6 +61,7 @@ int main(int argc, char **argv)
     double budget_s = 540;
     int top = 16, dry = 0, warm = 0;
     double max_dim = 0;
+    range rows = {0, 0};
     if (strcmp(cmd, "candidates") && strcmp(cmd, "profile") && strcmp(cmd, "machine") && strcmp(cmd, "table") &&
         strcmp(cmd, "retune") && strcmp(cmd, "evaluate") && strcmp(cmd, "calibrate"))
         usage();
@@ -84,6 +85,9 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--dry-run")) dry = 1;
         else if (!strcmp(argv[i], "--warm")) warm = 1;
         else if (!strcmp(argv[i], "--max-dim") && i + 1 < argc) max_dim = atof(argv[++i]);
+        else if (!strcmp(argv[i], "--rows") && i + 1 < argc) {
+            if (!parse_range(argv[++i], &rows) || rows.lo == 0) usage();
+        }
         else usage();
     }
     if (!cpu) usage();
@@ -156,6 +160,7 @@ int main(int argc, char **argv)
         ro.dry_run = dry;
         ro.estimated = estimated;
         ro.max_dim = max_dim;
+        ro.rows = rows;
         return retune_run(&ro, isa, &t, &k, l0, n0);
     }
 
