@@ -67,6 +67,7 @@ typedef struct {
     int win;
     int inc;                /* the incumbent a challenger must beat: 0, or the twin of a tall cand[0] */
     int noisy;              /* a streamed point measured while another machine used the memory: kept */
+    int skipped;            /* an exact shape outside --rows: not measured, its row kept */
 } point;
 
 /* One run per record log (so per CPU) at a time: an exclusive lock on the log itself, held for the
@@ -684,7 +685,10 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
         const int i = q < nexact ? q : nexact + order[q - nexact];
         point *p = &pts[i];
         const range one = {p->sm[0], p->sm[0]};
-        if (q < nexact && some && !overlaps(one, o->rows)) continue;
+        if (q < nexact && some && !overlaps(one, o->rows)) {
+            p->skipped = 1;
+            continue;
+        }
         double best[MAXC][3];
         int keep[MAXC];
         const shape_probe *pp = i < nexact ? &eps[i] : &sp;
@@ -765,6 +769,14 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
     nt.n = 0;
     for (int i = 0; i < nexact; i++) {
         tkt_row r = pts[i].cand[pts[i].win];
+        if (pts[i].skipped) {
+            /* outside --rows: its exact row, if the table has one, stays as it was */
+            const tkt_row *was = table_match(t, pts[i].sm[0], pts[i].sn[0], pts[i].sk[0]);
+            if (was->m.lo == pts[i].sm[0] && was->m.hi == pts[i].sm[0] && was->n.lo == pts[i].sn[0] &&
+                was->n.hi == pts[i].sn[0] && was->k.lo == pts[i].sk[0] && was->k.hi == pts[i].sk[0])
+                nt.rows[nt.n++] = *was;
+            continue;
+        }
         if (pts[i].score[pts[i].win] <= 0) continue; /* nothing measured: no exact row */
         r.m.lo = r.m.hi = pts[i].sm[0], r.n.lo = r.n.hi = pts[i].sn[0], r.k.lo = r.k.hi = pts[i].sk[0];
         snprintf(r.evidence, sizeof r.evidence, "%s", o->estimated ? "estimated" : "measured");
