@@ -825,12 +825,8 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
         if (!lf) die("cannot append to %s", po->log);
         /* next: the cell the next run starts at (where this one's budget ran out) */
         char rows[64] = "";
-        if (some) {
-            char lo[24], hi[24];
-            snprintf(lo, sizeof lo, "%llu", o->rows.lo);
-            snprintf(hi, sizeof hi, o->rows.hi == TK_SIZE_INF ? "*" : "%llu", o->rows.hi);
-            snprintf(rows, sizeof rows, " rows=%s..%s", lo, hi);
-        }
+        if (some && o->rows.hi == TK_SIZE_INF) snprintf(rows, sizeof rows, " rows=%llu..*", o->rows.lo);
+        else if (some) snprintf(rows, sizeof rows, " rows=%llu..%llu", o->rows.lo, o->rows.hi);
         fprintf(lf, "tk-record 1 op=retune cpu=%s run=%d result=done points=%d measurements=%d next=%d%s evidence=%s date=%ld\n", po->cpu,
                 run, np, measured, some ? next_cell : out_of_time && cells_done < nord ? order[cells_done] : 0, rows,
                 o->estimated ? "estimated" : "measured", (long)time(NULL));
