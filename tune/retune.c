@@ -169,6 +169,12 @@ int retune_beats(const double *r, int nsh)
 
 static int overlaps(range a, range b) { return a.lo <= b.hi && b.lo <= a.hi; }
 
+/* the measurements a point's rounds take: every candidate once, the KEEP best and the previous again */
+static double point_plan(const point *p)
+{
+    return (double)(p->nc + (ROUNDS - 1) * (p->nc < KEEP + 1 ? p->nc : KEEP + 1)) * p->nsh;
+}
+
 /* keep[j] stays set for the previous choice (j = 0) and the KEEP best-scoring candidates */
 static void keep_fastest(double (*best)[3], int nc, int nsh, int *keep)
 {
@@ -620,7 +626,7 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
     phase[2] = tune_now() - t1;
     double planned = 0;
     for (int i = 0; i < np; i++)
-        planned += (pts[i].nc + (ROUNDS - 1) * (pts[i].nc < KEEP + 1 ? pts[i].nc : KEEP + 1)) * pts[i].nsh;
+        planned += point_plan(&pts[i]);
     printf("tktune retune %s (%s): level 0 %d kernels (%d in the log); grid %d cells + %d exact shapes; "
            "%.0f whole-shape measurements planned (top %d of the model + the previous choice); budget %.0f s\n",
            po->cpu, isa->name, nl0, nml, ncells, nexact, planned, o->topk, o->budget_s);
@@ -678,6 +684,15 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
     for (int c = 0; c < ncells; c++) {
         const int at = (c + start_cell) % ncells;
         if (!fresh[at] && (!some || overlaps(pts[nexact + at].rm, o->rows))) order[nord++] = at;
+    }
+    if (some) { /* the progress bar counts the band's points only */
+        planned = 0;
+        for (int q = 0; q < nexact + nord; q++) {
+            const point *p = &pts[q < nexact ? q : nexact + order[q - nexact]];
+            const range one = {p->sm[0], p->sm[0]};
+            if (q >= nexact || overlaps(one, o->rows))
+                planned += point_plan(p);
+        }
     }
     progress pr = {tune_now(), planned, 0, po->progress};
     int out_of_time = 0;
