@@ -17,7 +17,7 @@ static void check_kernel(const char *name, tki_ukr_fn f, size_t mr, size_t nv, s
 {
     const int direct = form == FORM_DIRECT, dot = form == FORM_DOT;
     const size_t nr = dot ? nv : nv * vl;
-    size_t ks[9], ms[3], ns[9];
+    size_t ks[9], ms[3], ns[12];
     size_t nk = 0, nm = 0, nn = 0, ik, im, in, ib, ibias, ild;
     static const float betas[3] = {0.0f, 1.0f, -0.5f};
     ks[nk++] = 1;
@@ -50,6 +50,14 @@ static void check_kernel(const char *name, tki_ukr_fn f, size_t mr, size_t nv, s
         ns[nn++] = nr - vl;
         ns[nn++] = nr - vl - 1;
         ns[nn++] = vl + 1;
+    }
+    /* kernels of several vectors may make the last one half-width when it holds at most half a
+     * vector of columns (AVX-512 tiles of 2 or 3 vectors, n <= (NV - 1) * 16 + 8): one lane in it,
+     * half of it, one past */
+    if (nv > 1 && vl > 2 && !dot) {
+        ns[nn++] = nr - vl + 1;
+        ns[nn++] = nr - vl / 2;
+        ns[nn++] = nr - vl / 2 + 1;
     }
     for (ik = 0; ik < nk; ik++)
         for (im = 0; im < nm; im++)

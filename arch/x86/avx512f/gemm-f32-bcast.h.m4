@@ -94,11 +94,24 @@ m4_define(<@tkm_ukr_header_end@>, <@#endif /* TK_GEN_UKR_F32_AVX512F_H */@>)
 
 m4_dnl # The vector flavour of a kernel body (TKM_FL): z, 512-bit vectors of 16 lanes; y, 256-bit vectors
 m4_dnl # of 8 lanes with AVX-512VL masks, which one-vector tiles use when n <= 8 (Zen 4 issues two
-m4_dnl # 256-bit FMAs per cycle but one 512-bit: eight lanes at twice the rate).
-m4_define(<@_tkm_w@>, <@m4_ifelse(TKM_FL, y, <@_mm256@>, <@_mm512@>)@>)
-m4_define(<@_tkm_vt@>, <@m4_ifelse(TKM_FL, y, <@__m256@>, <@__m512@>)@>)
-m4_define(<@_tkm_mt@>, <@m4_ifelse(TKM_FL, y, <@__mmask8@>, <@__mmask16@>)@>)
-m4_define(<@_tkm_lanes@>, <@m4_ifelse(TKM_FL, y, 8, 16)@>)
+m4_dnl # 256-bit FMAs per cycle but one 512-bit: eight lanes at twice the rate); h, 512-bit vectors but
+m4_dnl # the last one 256-bit, which tiles of several vectors use when their last vector holds at most 8
+m4_dnl # of the n columns (n = 19, 24, 40: a quarter to a sixth of the FMAs at half the cost on a Zen 4,
+m4_dnl # the same cost where 512-bit FMAs are native). Only tiles of 2 or 3 vectors have an h body: a
+m4_dnl # wider tile narrows to them for n <= 48, and past that the half vector saves at most a twelfth
+m4_dnl # of one ragged tile, where the h bodies of all tiles made the test builds' kernel units 1.25x
+m4_dnl # slower to compile.
+m4_dnl # _tkm_fv: the flavour of vector TKM_V (inside a tkm_for over TKM_V), y or z.
+m4_define(<@_tkm_fv@>, <@m4_ifelse(TKM_FL, y, y, TKM_FL, h, <@m4_ifelse(m4_eval(TKM_V == TKM_NV - 1), 1, y, z)@>, z)@>)
+m4_define(<@_tkm_w@>, <@m4_ifelse(_tkm_fv, y, <@_mm256@>, <@_mm512@>)@>)
+m4_define(<@_tkm_vt@>, <@m4_ifelse(_tkm_fv, y, <@__m256@>, <@__m512@>)@>)
+m4_define(<@_tkm_mt@>, <@m4_ifelse(_tkm_fv, y, <@__mmask8@>, <@__mmask16@>)@>)
+m4_define(<@_tkm_lanes@>, <@m4_ifelse(_tkm_fv, y, 8, 16)@>)
+m4_dnl # a scalar broadcast (outside the loops over TKM_V): 256-bit only in a y body; _tkm_sc(NAME) is
+m4_dnl # such a broadcast as vector TKM_V's type (its low half, free, for the last vector of an h body)
+m4_define(<@_tkm_sw@>, <@m4_ifelse(TKM_FL, y, <@_mm256@>, <@_mm512@>)@>)
+m4_define(<@_tkm_svt@>, <@m4_ifelse(TKM_FL, y, <@__m256@>, <@__m512@>)@>)
+m4_define(<@_tkm_sc@>, <@m4_ifelse(TKM_FL, h, <@m4_ifelse(_tkm_fv, y, <@_mm512_castps512_ps256($1)@>, <@$1@>)@>, <@$1@>)@>)
 
 m4_dnl # one k step (TKM_U of the unrolled group, 1 in the tail); the direct form (TKM_DIRECT 1) reads
 m4_dnl # A in place through row pointers at column p + TKM_U - 1, and B through the column masks when
@@ -108,8 +121,8 @@ tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@            const _tkm_vt b_<@@>TKM_V = m4_i
 @>)m4_dnl
 tkm_prefetch_b(m4_eval(TKM_NV * 16))m4_dnl
 tkm_for(<@TKM_I@>, 0, TKM_MR - 1, <@            {
-                const _tkm_vt ai = _tkm_w<@@>_set1_ps(m4_ifelse(TKM_DIRECT, 1, <@a_<@@>TKM_I<@@>[p + m4_eval(TKM_U - 1)]@>, <@a[TKM_I]@>));
-tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@                tkm_acc(TKM_I, TKM_V) = _tkm_w<@@>_fmadd_ps(ai, b_<@@>TKM_V, tkm_acc(TKM_I, TKM_V));
+                const _tkm_svt ai = _tkm_sw<@@>_set1_ps(m4_ifelse(TKM_DIRECT, 1, <@a_<@@>TKM_I<@@>[p + m4_eval(TKM_U - 1)]@>, <@a[TKM_I]@>));
+tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@                tkm_acc(TKM_I, TKM_V) = _tkm_w<@@>_fmadd_ps(_tkm_sc(ai), b_<@@>TKM_V, tkm_acc(TKM_I, TKM_V));
 @>)m4_dnl
             }
 @>)m4_dnl
@@ -150,12 +163,13 @@ m4_dnl # registers (eight masks and the loop's own do not fit in k1..k7), and it
 m4_dnl # once each anyway. Tiles of several rows keep the masked loads: with plain ones GCC folds B
 m4_dnl # into every row's FMA as a memory operand, MR loads instead of one (2x128 at 3x700x300: 0.89x
 m4_dnl # the speed, 4x96 at 4x4096x4096: 0.93x, paired runs).
-m4_ifelse(TKM_ONEROW, 1, <@    if (n >= m4_eval(TKM_NV * _tkm_lanes)) {
+m4_dnl # (An h body's tile is always ragged.)
+m4_ifelse(TKM_ONEROW, 1, <@m4_ifelse(TKM_FL, h, <@_tkm_avx512_loops(1)@>, <@    if (n >= m4_eval(TKM_NV * m4_ifelse(TKM_FL, y, 8, 16))) {
 _tkm_avx512_loops(0)    } else {
 _tkm_avx512_loops(1)    }
-@>, <@_tkm_avx512_loops(TKM_DIRECT)@>)m4_dnl
+@>)@>, <@_tkm_avx512_loops(TKM_DIRECT)@>)m4_dnl
     {
-        const _tkm_vt va = _tkm_w<@@>_set1_ps(aux->alpha);
+        const _tkm_svt va = _tkm_sw<@@>_set1_ps(aux->alpha);
 m4_ifelse(TKM_DIRECT, 1, <@@>, <@_tkm_avx512_masks<@@>@>)m4_dnl
 tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@        const _tkm_vt bias_<@@>TKM_V = aux->bias ? _tkm_w<@@>_maskz_loadu_ps(k_<@@>TKM_V, aux->bias + m4_eval(TKM_V * 16)) : _tkm_w<@@>_setzero_ps();
 @>)m4_dnl
@@ -163,10 +177,10 @@ tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@        const _tkm_vt bias_<@@>TKM_V = aux->
             /* the plain product: one multiply-add less on every accumulator's path to memory */
 _tkm_avx512_rows(<@_tkm_w<@@>_mask_storeu_ps(c + TKM_I * ldc + m4_eval(TKM_V * 16), k_<@@>TKM_V, tkm_acc(TKM_I, TKM_V));@>)m4_dnl
         } else if (aux->beta == 0.0f) {
-_tkm_avx512_rows(<@_tkm_w<@@>_mask_storeu_ps(c + TKM_I * ldc + m4_eval(TKM_V * 16), k_<@@>TKM_V, _tkm_w<@@>_fmadd_ps(va, tkm_acc(TKM_I, TKM_V), bias_<@@>TKM_V));@>)m4_dnl
+_tkm_avx512_rows(<@_tkm_w<@@>_mask_storeu_ps(c + TKM_I * ldc + m4_eval(TKM_V * 16), k_<@@>TKM_V, _tkm_w<@@>_fmadd_ps(_tkm_sc(va), tkm_acc(TKM_I, TKM_V), bias_<@@>TKM_V));@>)m4_dnl
         } else {
-            const _tkm_vt vb = _tkm_w<@@>_set1_ps(aux->beta);
-_tkm_avx512_rows(<@_tkm_w<@@>_mask_storeu_ps(c + TKM_I * ldc + m4_eval(TKM_V * 16), k_<@@>TKM_V, _tkm_w<@@>_fmadd_ps(vb, _tkm_w<@@>_maskz_loadu_ps(k_<@@>TKM_V, c + TKM_I * ldc + m4_eval(TKM_V * 16)), _tkm_w<@@>_fmadd_ps(va, tkm_acc(TKM_I, TKM_V), bias_<@@>TKM_V)));@>)m4_dnl
+            const _tkm_svt vb = _tkm_sw<@@>_set1_ps(aux->beta);
+_tkm_avx512_rows(<@_tkm_w<@@>_mask_storeu_ps(c + TKM_I * ldc + m4_eval(TKM_V * 16), k_<@@>TKM_V, _tkm_w<@@>_fmadd_ps(_tkm_sc(vb), _tkm_w<@@>_maskz_loadu_ps(k_<@@>TKM_V, c + TKM_I * ldc + m4_eval(TKM_V * 16)), _tkm_w<@@>_fmadd_ps(_tkm_sc(va), tkm_acc(TKM_I, TKM_V), bias_<@@>TKM_V)));@>)m4_dnl
         }
     }
 @>)
@@ -200,6 +214,12 @@ tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@            _mm_prefetch((const char *)(cp +
 m4_ifelse(TKM_NV, 1, <@m4_dnl
     if (n <= 8) {
 m4_pushdef(<@TKM_FL@>, <@y@>)_tkm_avx512_body<@@>m4_popdef(<@TKM_FL@>)m4_dnl
+        return;
+    }
+@>, m4_eval(TKM_NV <= 3), 1, <@m4_dnl
+    /* a narrower tile took n <= (NV - 1) * 16 above */
+    if (n <= m4_eval((TKM_NV - 1) * 16 + 8)) {
+m4_pushdef(<@TKM_FL@>, <@h@>)_tkm_avx512_body<@@>m4_popdef(<@TKM_FL@>)m4_dnl
         return;
     }
 @>)m4_dnl
