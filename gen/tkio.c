@@ -99,7 +99,7 @@ static int key_index(const char *const *keys, const reader *r)
 
 static const char *const isa_keys[] = {"isa", "family", "vector_bits", "vregs", "vla", "predication",
                                        "target_attr", "cflags", "require_macro", "host_feature",
-                                       "emulator", "template", "a_regs", "direct", "narrow", "prefetch", "dot", NULL};
+                                       "emulator", "template", "a_regs", "direct", "narrow", "prefetch", "dot", "half", NULL};
 
 static void copy_rest(reader *r, char *dst, size_t cap)
 {
@@ -191,6 +191,14 @@ int parse_isa(const char *path, isa_desc *d)
             if (!strcmp(r.tok[1], "yes")) d->dot = 1;
             else if (!strcmp(r.tok[1], "no")) d->dot = 0;
             else err_at(path, r.line, "dot must be yes or no");
+            break;
+        case 17:
+            /* tiles of up to this many vectors: a narrower vector for a last one half-filled (0: none) */
+            if (!parse_uint(r.tok[1], &v) || v > 64) {
+                err_at(path, r.line, "half must be a number of vectors, 0 to 64");
+                break;
+            }
+            d->half = (unsigned)v;
             break;
         }
     }

@@ -39,6 +39,8 @@ typedef struct {
     int narrow; /* its kernels compute a ragged column tile with only the vectors it needs (tuner's model) */
     int prefetch; /* its kernels take a B prefetch distance (the table's pf column; 0 elsewhere) */
     int dot;      /* the template also provides the dot form (vectors along k; table rows `packa dot`) */
+    unsigned half; /* kernels of up to this many vectors run the last vector of a ragged tile at half width when
+                   * it holds at most half its lanes (tuner's model; 0: never) */
 } isa_desc;
 
 typedef struct {

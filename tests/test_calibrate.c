@@ -17,7 +17,7 @@ int main(int argc, char **argv)
 {
     static calib_rec recs[NSHAPES * PER + 8];
     static measured_l0 l0[NK];
-    const cand_caps caps = {16, 32768, 1048576, 33554432, 2, 0};
+    const cand_caps caps = {16, 32768, 1048576, 33554432, 2, 0, 0};
     tkt_table t;
     char path[1024];
     int written = 0, groups = 0;
@@ -26,13 +26,13 @@ int main(int argc, char **argv)
     memset(&t, 0, sizeof t);
     t.dram_gbs = 40;
     /* the machine the log is measured on: calls and packing cost far more than the defaults say */
-    model_machine truth = {32768, 1048576, 33554432, 70e9, 50e9, 28e9, 5e-9, 20e-9, 90e-9, 400e-9, 2, 60e-9, 6e9, 0};
+    model_machine truth = {32768, 1048576, 33554432, 70e9, 50e9, 28e9, 5e-9, 20e-9, 90e-9, 400e-9, 2, 60e-9, 6e9, 0, 0};
     snprintf(path, sizeof path, "%s/calib.records", argv[1]);
     FILE *f = fopen(path, "w");
     if (!f) return fprintf(stderr, "cannot write %s\n", path), 2;
     char host[160];
     machine_host(host, sizeof host);
-    fprintf(f, "tk-record 1 op=machine cpu=x host=%s sweep=%d bw_l2=7e+10 bw_l3=5e+10 bw_dram=2.8e+10 lat_l2=5 lat_l3=20 lat_dram=90 dram_set=1 evidence=measured date=1\n",
+    fprintf(f, "tk-record 1 op=machine cpu=x host=%s sweep=%d bw_l2=7e+10 bw_l3=5e+10 bw_dram=2.8e+10 lat_l2=5 lat_l3=20 lat_dram=90 half=1 dram_set=1 evidence=measured date=1\n",
             host, machine_sweep_bytes());
     for (int i = 0; i < NK; i++) {
         l0[i].c = kernels[i], l0[i].kc = 128, l0[i].gflops = 100.0 + 3.0 * (i % 3);
@@ -51,7 +51,7 @@ int main(int argc, char **argv)
             double g = 0;
             for (int q = 0; q < NK; q++)
                 if (l0[q].c.mr == c->mr && l0[q].c.nv == c->nv && l0[q].c.direct == c->direct) g = l0[q].gflops;
-            model_config mcfg = {c->mr, c->nv * 16, kcs[x], mc, nc, g, !c->direct, !c->direct, 1, 'm', 0, 0, 0};
+            model_config mcfg = {c->mr, c->nv * 16, kcs[x], mc, nc, g, !c->direct, !c->direct, 1, 'm', 0, 0, 0, 0};
             double gf = 2 * m * n * k / model_time(&truth, &mcfg, m, n, k) * 1e-9;
             fprintf(f, "tk-record 1 op=gemm dtype=f32 cpu=x isa=avx512f level=full m=%.0f n=%.0f k=%.0f tile=%ux%uvec ku=4 form=%s kc=%llu mc=%llu nc=%llu packb=%d split=m order=n rep=3 result=ok gflops=%.4f spread=0.01 evidence=measured load=0.1 date=1\n",
                     m, n, k, c->mr, c->nv, c->direct ? "direct" : "packed", kcs[x], mc, nc / (c->nv * 16), !c->direct, gf);

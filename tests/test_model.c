@@ -3,16 +3,22 @@
  * dimension; a faster microkernel, more bandwidth or more threads never make it slower; and two
  * threads on a large shape come close to half the time. Operands that come from memory (cold) never
  * make it faster, and a kernel that prefetches B read in place escapes the stream limit of the
- * prefetchers: against a streamed B it is faster at a depth past the limit, and no slower anywhere. */
+ * prefetchers: against a streamed B it is faster at a depth past the limit, and no slower anywhere. A
+ * half-width last vector (where the core runs it at half the cost) lowers the time of exactly the tiles
+ * whose last vector it fits, and keeps the time monotonic in n. */
 #include "../tune/model.h"
 #include "tktest.h"
 
 int main(void)
 {
-    model_machine h = {48e3, 2e6, 32e6, 200e9, 100e9, 20e9, 5e-9, 20e-9, 90e-9, 50e-9, 2, 10e-9, 30e9, 32};
-    model_config c = {14, 32, 256, 336, 2048, 180.0, 1, 1, 1, 'n', 0, 0, 0};
+    model_machine h = {48e3, 2e6, 32e6, 200e9, 100e9, 20e9, 5e-9, 20e-9, 90e-9, 50e-9, 2, 10e-9, 30e9, 32, 0};
+    model_config c = {14, 32, 256, 336, 2048, 180.0, 1, 1, 1, 'n', 0, 0, 0, 0};
     model_config nar = c; /* the same kernels, narrowing a ragged column tile to 16-float vectors */
     nar.narrow = 16;
+    /* and running its last vector at half width when half-filled, on a core where that costs half */
+    model_config hv = nar;
+    model_machine hh = h;
+    hv.half_nv = 3, hh.half = 0.5;
     static const double sizes[] = {1, 7, 64, 100, 333, 1024, 4096};
     const int ns = (int)(sizeof sizes / sizeof sizes[0]);
     tkt_init();
@@ -48,6 +54,8 @@ int main(void)
                 if (b + 1 < ns)
                     TKT_CHECK(model_time(&h, &nar, m, sizes[b + 1], k) >= model_time(&h, &nar, m, n, k),
                               "narrowing: not monotonic in n at %g", n);
+                TKT_CHECK(model_time(&hh, &hv, m, n, k) <= model_time(&h, &nar, m, n, k),
+                          "a half-width last vector made %gx%gx%g slower", m, n, k);
             }
     {
         model_config two = c;
@@ -63,9 +71,27 @@ int main(void)
         TKT_CHECK(rag_n < rag && rag_n > whole, "n = 65 narrowed: %g, whole tiles %g, n = 64 %g", rag_n, rag, whole);
     }
     {
+        /* the 2-vector tile (32 columns): a last vector of at most 8 columns costs less at half width,
+         * one of 9 or more and a whole tile cost what they did; no gain where the core gains none or
+         * past the vectors the kernels have such a body for; never less for more columns */
+        model_machine same = hh;
+        model_config one = hv;
+        same.half = 1, one.half_nv = 1;
+        TKT_CHECK(model_time(&hh, &hv, 256, 24, 256) < model_time(&h, &nar, 256, 24, 256), "n = 24: no gain");
+        TKT_CHECK(model_time(&hh, &hv, 256, 8, 256) < model_time(&h, &nar, 256, 8, 256), "n = 8: no gain");
+        TKT_CHECK(model_time(&hh, &hv, 256, 25, 256) == model_time(&h, &nar, 256, 25, 256), "n = 25 changed");
+        TKT_CHECK(model_time(&hh, &hv, 256, 32, 256) == model_time(&h, &nar, 256, 32, 256), "n = 32 changed");
+        TKT_CHECK(model_time(&same, &hv, 256, 24, 256) == model_time(&h, &nar, 256, 24, 256), "n = 24 at half 1");
+        TKT_CHECK(model_time(&hh, &one, 256, 24, 256) == model_time(&h, &nar, 256, 24, 256), "n = 24, one vector");
+        TKT_CHECK(model_time(&hh, &one, 256, 8, 256) < model_time(&h, &nar, 256, 8, 256), "n = 8, one vector");
+        for (double n = 1; n < 100; n++)
+            TKT_CHECK(model_time(&hh, &hv, 64, n + 1, 64) >= model_time(&hh, &hv, 64, n, 64),
+                      "half width: not monotonic in n at %g", n);
+    }
+    {
         /* a decode step: 4 rows against a B streamed from memory, read in place, with the kernels
          * that prefetch and those that do not */
-        model_config d = {4, 96, 512, 4, 768, 150.0, 0, 0, 1, 'n', 16, 0, 1}, dpf = d;
+        model_config d = {4, 96, 512, 4, 768, 150.0, 0, 0, 1, 'n', 16, 0, 1, 0}, dpf = d;
         dpf.pf = 8;
         for (int a = 0; a < ns; a++)
             for (int b = 0; b < ns; b++) {

@@ -17,10 +17,11 @@ host=$(echo "$rec" | sed -n 's/^tk-record 1 op=machine cpu=generic host=\([^ ]*\
 sweep=$(echo "$rec" | sed -n 's/^tk-record 1 op=machine .* sweep=\([0-9]*\) .*/\1/p')
 [ -n "$sweep" ] && ok || bad "tktune machine's record names no sweep width"
 cat > "$log" <<LOG
-tk-record 1 op=machine cpu=generic host=$host sweep=$sweep bw_l2=5e+10 bw_l3=2e+10 bw_dram=8e+09 lat_l2=4 lat_l3=30 lat_dram=120 dram_set=8388608 evidence=measured date=1
+tk-record 1 op=machine cpu=generic host=$host sweep=$sweep bw_l2=5e+10 bw_l3=2e+10 bw_dram=8e+09 lat_l2=4 lat_l3=30 lat_dram=120 half=0.5 dram_set=8388608 evidence=measured date=1
+tk-record 1 op=machine cpu=generic host=$host sweep=$sweep bw_l2=5e+10 bw_l3=2e+10 bw_dram=6e+05 lat_l2=4 lat_l3=30 lat_dram=120 dram_set=8388608 evidence=measured date=2
 tk-record 1 op=machine cpu=generic host=$host bw_l2=5e+10 bw_l3=2e+10 bw_dram=3e+05 dram_set=8388608 evidence=measured date=2
 tk-record 1 op=machine cpu=generic host=$host sweep=$sweep bw_l2=5e+10 bw_l3=2e+10 bw_dram=4e+05 dram_set=8388608 evidence=measured date=2
-tk-record 1 op=machine cpu=generic host=another_processor sweep=$sweep bw_l2=5e+10 bw_l3=2e+10 bw_dram=1e+05 lat_l2=4 lat_l3=30 lat_dram=120 dram_set=8388608 evidence=measured date=2
+tk-record 1 op=machine cpu=generic host=another_processor sweep=$sweep bw_l2=5e+10 bw_l3=2e+10 bw_dram=1e+05 lat_l2=4 lat_l3=30 lat_dram=120 half=0.5 dram_set=8388608 evidence=measured date=2
 tk-record 1 op=machine cpu=generic bw_l2=5e+10 bw_l3=2e+10 bw_dram=2e+05 dram_set=8388608 evidence=measured date=3
 tk-record 1 op=gemm dtype=f32 cpu=generic isa=scalar level=0 tile=4x4vec ku=4 form=packed kc=256 result=ok gflops=6.00 spread=0.01 $fp evidence=measured load=0.1 date=1
 tk-record 1 op=gemm dtype=f32 cpu=generic isa=scalar level=0 tile=8x2vec ku=4 form=packed kc=256 result=ok gflops=5.00 spread=0.01 $fp evidence=measured load=0.1 date=1
@@ -32,8 +33,9 @@ LOG
 "$tktune" table --root "$root" --cpu generic --log "$log" --out "$out" > "$work/o1" 2>&1 && ok || bad "table: $(cat "$work/o1")"
 "$tkgen" check --root "$root" "$out" > "$work/o2" 2>&1 && ok || bad "tkgen check: $(cat "$work/o2")"
 # the bandwidths are this host's, swept with this build's loads: the later records of another host,
-# of none, or of a sweep with no width (narrower loads, before session 15) or no latencies are not used
-"$tktune" calibrate --root "$root" --cpu generic --log "$log" > "$work/o5" 2>&1 && grep -q 'latency L2 4.0 L3 30.0 DRAM 120 ns, bandwidth L2 5e+10 L3 2e+10 DRAM 8e+09 B/s (measured)' "$work/o5" &&
+# of none, or of a sweep with no width (narrower loads, before session 15), no latencies or no half-width
+# FMA cost (before session 23) are not used
+"$tktune" calibrate --root "$root" --cpu generic --log "$log" > "$work/o5" 2>&1 && grep -q 'latency L2 4.0 L3 30.0 DRAM 120 ns, bandwidth L2 5e+10 L3 2e+10 DRAM 8e+09 B/s (measured), a half-width FMA 0.50 of a full one' "$work/o5" &&
   ok || bad "calibrate did not use this host's bandwidths: $(cat "$work/o5")"
 tiles=$(awk '$1 == "row" { print $5 }' "$out" | sort -u | tr '\n' ' ')
 case "$tiles" in "4x4 "|"4x4 8x2 "|"8x2 ") ok ;; *) bad "rows use unmeasured or failed tiles: $tiles" ;; esac

@@ -39,22 +39,25 @@ int read_level0(const char *log, const char *cpu, measured_l0 *out, int cap)
     return n < cap ? n : cap;
 }
 
-int read_machine(const char *log, const char *cpu, double *bw_l2, double *bw_l3, double *bw_dram, double lat[3])
+int read_machine(const char *log, const char *cpu, double *bw_l2, double *bw_l3, double *bw_dram, double lat[3],
+                 double *half)
 {
     FILE *f = fopen(log, "r");
     char line[1024], want[300], host[160];
     int found = 0;
-    double b[3], l[3];
+    double b[3], l[3], hf;
     if (!f) return 0;
     machine_host(host, sizeof host);
     /* a record of narrower loads than this build's sweep is not the host's bandwidth (machine.c) */
     snprintf(want, sizeof want, "tk-record 1 op=machine cpu=%s host=%s sweep=%d ", cpu, host, machine_sweep_bytes());
     while (fgets(line, sizeof line, f))
         if (!strncmp(line, want, strlen(want)) &&
-            sscanf(line + strlen(want), "bw_l2=%lf bw_l3=%lf bw_dram=%lf lat_l2=%lf lat_l3=%lf lat_dram=%lf", &b[0],
-                   &b[1], &b[2], &l[0], &l[1], &l[2]) == 6) {
-            /* the last whole record wins; one without latencies (before session 15) is measured again */
+            sscanf(line + strlen(want), "bw_l2=%lf bw_l3=%lf bw_dram=%lf lat_l2=%lf lat_l3=%lf lat_dram=%lf half=%lf",
+                   &b[0], &b[1], &b[2], &l[0], &l[1], &l[2], &hf) == 7) {
+            /* the last whole record wins; one without latencies (before session 15) or the half-width
+             * FMA cost (before session 23) is measured again */
             found = 1, *bw_l2 = b[0], *bw_l3 = b[1], *bw_dram = b[2];
+            if (half) *half = hf;
             for (int i = 0; lat && i < 3; i++) lat[i] = l[i] * 1e-9;
         }
     fclose(f);
@@ -157,7 +160,8 @@ int model_best(const isa_desc *isa, const cand_caps *k, const model_machine *h, 
             for (int y = 0; y < nm && y < 64; y++)
                 for (int z = 0; z < nn && z < 64; z++) {
                     model_config mc = {c->mr, (unsigned)(c->nv * k->lanes_per_vector), kcs[x], mcs[y], ncs[z],
-                                       l0[i / 2].gflops, !c->direct, !c->direct, 1, 'n', k->narrow, pf, cold};
+                                       l0[i / 2].gflops, !c->direct, !c->direct, 1, 'n', k->narrow, pf, cold,
+                                       k->half_nv};
                     double cost = 0;
                     for (int q = 0; q < nks; q++) cost += model_time(h, &mc, ms, ns, ks[q]) / (2.0 * ms * ns * ks[q]);
                     if (cost < best) {

@@ -13,8 +13,10 @@ typedef struct {
 /* The successful level-0 records of `cpu` in the log; returns how many were read (<= cap). */
 int read_level0(const char *log, const char *cpu, measured_l0 *out, int cap);
 /* The last op=machine record of `cpu` measured on this host (host=, machine_host) with this build's
- * sweep: 1 when found. Bandwidths in bytes/s; lat (when not NULL): L2, L3, DRAM load latency, seconds. */
-int read_machine(const char *log, const char *cpu, double *bw_l2, double *bw_l3, double *bw_dram, double lat[3]);
+ * sweep: 1 when found. Bandwidths in bytes/s; lat (when not NULL): L2, L3, DRAM load latency, seconds;
+ * half (when not NULL): the time of a half-width FMA against a full one (measure_half_cost). */
+int read_machine(const char *log, const char *cpu, double *bw_l2, double *bw_l3, double *bw_dram, double lat[3],
+                 double *half);
 /* One bucket of the sample-free shape grid: its m, n and k ranges and the shape that stands for it
  * (k: every depth, or one side of the deep split). */
 typedef struct {

@@ -79,7 +79,7 @@ int calib_read(const char *log, const char *cpu, const cand_caps *k, const measu
         r.c.mr = mr, r.c.nr = nr, r.c.kc = kc, r.c.mc = mc, r.c.nc = ncp * nr;
         r.c.ukr_gflops = l0[at].gflops, r.c.pack_a = !direct, r.c.pack_b = packb;
         r.c.threads = 1, r.c.split = split;
-        r.c.narrow = k->narrow;
+        r.c.narrow = k->narrow, r.c.half_nv = k->half_nv;
         r.c.pf = pf, r.c.cold = cold;
         /* its group: one shape measured in one repetition, in cache or cold */
         rep = rep * 2 + cold;
@@ -206,12 +206,12 @@ model_machine calib_machine(const char *log, const char *cpu, const tkt_table *t
     static calib_rec recs[1 << 16];
     model_machine h;
     calib_info local;
-    double bw2, bw3, bwd, lat[3] = {5e-9, 20e-9, 90e-9};
+    double bw2, bw3, bwd, lat[3] = {5e-9, 20e-9, 90e-9}, half = 0;
     int groups = 0;
     if (!info) info = &local;
     memset(info, 0, sizeof *info);
     memset(&h, 0, sizeof h);
-    info->have_bw = read_machine(log, cpu, &bw2, &bw3, &bwd, lat);
+    info->have_bw = read_machine(log, cpu, &bw2, &bw3, &bwd, lat, &half);
     if (!info->have_bw) bwd = t->dram_gbs * 1e9, bw3 = 4 * bwd, bw2 = 10 * bwd;
     h.l1_bytes = (double)k->l1, h.l2_bytes = (double)k->l2, h.l3_bytes = (double)k->l3;
     h.bw_l2 = bw2, h.bw_l3 = bw3, h.bw_dram = bwd;
@@ -221,6 +221,7 @@ model_machine calib_machine(const char *log, const char *cpu, const tkt_table *t
     h.lat_l2 = lat[0], h.lat_l3 = fmax(lat[1], lat[0]), h.lat_dram = fmax(lat[2], h.lat_l3);
     h.launch = 50e-9, h.cores = k->cores;
     h.call = 0, h.pack_bw = 0, h.streams = 0;
+    h.half = half; /* measured, never fitted: 0 (the same cost) where the host was not measured */
     int n = calib_read(log, cpu, k, l0, n0, recs, (int)(sizeof recs / sizeof recs[0]), &groups);
     info->records = n, info->groups = groups;
     info->before = info->after = calib_score(&h, recs, n);
@@ -256,10 +257,10 @@ const char *calib_describe(const model_machine *h, const calib_info *info, char 
                  info->held[0], info->held[1], info->held_base[0], info->held_base[1]);
     snprintf(buf, cap,
              "launch %.0f ns, microkernel call %s, packing %s, %s streams; latency L2 %.1f L3 %.1f DRAM %.0f ns, "
-             "bandwidth L2 %.3g L3 %.3g DRAM %.3g B/s (%s); %s %d measurements in %d groups: first choice "
-             "%.3f of the group's best (defaults %.3f)%s",
+             "bandwidth L2 %.3g L3 %.3g DRAM %.3g B/s (%s), a half-width FMA %.2f of a full one; %s %d measurements in "
+             "%d groups: first choice %.3f of the group's best (defaults %.3f)%s",
              h->launch * 1e9, call, pack, streams, h->lat_l2 * 1e9, h->lat_l3 * 1e9, h->lat_dram * 1e9, h->bw_l2,
-             h->bw_l3, h->bw_dram, info->have_bw ? "measured" : "assumed",
+             h->bw_l3, h->bw_dram, info->have_bw ? "measured" : "assumed", h->half > 0 ? h->half : 1.0,
              info->after > info->before ? "fitted to"
              : info->groups < CALIB_MIN_GROUPS ? "defaults, too few to fit:"
              : info->overfit                   ? "defaults kept, a fit to half the shapes ranked the other half worse:"

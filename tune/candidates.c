@@ -19,6 +19,7 @@ cand_caps cand_caps_of(const isa_desc *isa, const tkt_table *t)
     k.l3 = t->l3;
     k.cores = (unsigned)t->cores;
     k.narrow = isa->narrow ? (unsigned)k.lanes_per_vector : 0;
+    k.half_nv = isa->narrow ? isa->half : 0;
     return k;
 }
 

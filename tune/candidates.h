@@ -18,6 +18,8 @@ typedef struct {
     unsigned cores;
     unsigned narrow;                     /* a ragged column tile narrows to multiples of this many
                                           * columns (a vector; 0: the ISA's kernels do not narrow) */
+    unsigned half_nv;                    /* a narrowed tile of at most this many vectors runs its last one at
+                                          * half width when that holds at most narrow / 2 columns (0: never) */
 } cand_caps;
 
 /* Capacities of a table's CPU for this ISA. */

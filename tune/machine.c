@@ -103,6 +103,50 @@ double measure_latency(size_t bytes, int reps)
     return at == (size_t)-1 ? 0 : g[reps / 2]; /* `at` used: the chase cannot be optimised away */
 }
 
+#if defined(__AVX512F__) && defined(__AVX512VL__)
+#include <immintrin.h>
+/* Seconds for `iters` rounds of 12 independent FMA chains on 512-bit (wide) or 256-bit vectors: more
+ * chains than two FMA pipes times a 4-cycle latency, so the issue rate sets the pace. */
+static double fma_seconds(int wide, long iters, float *sink)
+{
+    double t0 = tune_now();
+    float s = 0;
+    if (wide) {
+        __m512 a[12];
+        const __m512 x = _mm512_set1_ps(0.999f), y = _mm512_set1_ps(1e-3f);
+        for (int j = 0; j < 12; j++) a[j] = _mm512_set1_ps((float)j);
+        for (long i = 0; i < iters; i++)
+            for (int j = 0; j < 12; j++) a[j] = _mm512_fmadd_ps(a[j], x, y);
+        for (int j = 0; j < 12; j++) s += _mm512_reduce_add_ps(a[j]);
+    } else {
+        __m256 a[12];
+        const __m256 x = _mm256_set1_ps(0.999f), y = _mm256_set1_ps(1e-3f);
+        for (int j = 0; j < 12; j++) a[j] = _mm256_set1_ps((float)j);
+        for (long i = 0; i < iters; i++)
+            for (int j = 0; j < 12; j++) a[j] = _mm256_fmadd_ps(a[j], x, y);
+        for (int j = 0; j < 12; j++) s += _mm_cvtss_f32(_mm256_castps256_ps128(a[j]));
+    }
+    *sink += s;
+    return tune_now() - t0;
+}
+
+double measure_half_cost(void)
+{
+    double g[7];
+    float sink = 0;
+    (void)fma_seconds(1, 1 << 18, &sink); /* warm-up: the 512-bit units wake up */
+    for (int r = 0; r < 7; r++) {
+        const double wide = fma_seconds(1, 1 << 20, &sink), half = fma_seconds(0, 1 << 20, &sink);
+        g[r] = half / wide;
+    }
+    qsort(g, 7, sizeof g[0], cmp);
+    return sink == -1.0f ? 0 : g[3];
+}
+#else
+/* no 512-bit vectors in this build: nothing narrower to gain */
+double measure_half_cost(void) { return 1.0; }
+#endif
+
 int machine_record(const char *cpu, const cand_caps *k, const char *log, char *line, size_t cap)
 {
     double l2 = measure_read_bw((size_t)(k->l2 / 2), 9), l3 = measure_read_bw((size_t)(k->l3 / 2), 7);
@@ -113,17 +157,18 @@ int machine_record(const char *cpu, const cand_caps *k, const char *log, char *l
      * against 12 ns over 8 MiB */
     double lat2 = measure_latency((size_t)(k->l2 / 2), 5), lat3 = measure_latency((size_t)(k->l3 / 4), 5),
            latd = measure_latency((size_t)big, 3);
+    double half = measure_half_cost();
     char host[160];
     machine_host(host, sizeof host);
     snprintf(line, cap,
              "tk-record 1 op=machine cpu=%s host=%s sweep=%d bw_l2=%.3g bw_l3=%.3g bw_dram=%.3g lat_l2=%.3g "
-             "lat_l3=%.3g lat_dram=%.3g dram_set=%llu evidence=measured date=%ld\n",
-             cpu, host, SWEEP_BYTES, l2, l3, dram, lat2, lat3, latd, big, (long)time(NULL));
+             "lat_l3=%.3g lat_dram=%.3g half=%.3g dram_set=%llu evidence=measured date=%ld\n",
+             cpu, host, SWEEP_BYTES, l2, l3, dram, lat2, lat3, latd, half, big, (long)time(NULL));
     if (log) {
         FILE *f = fopen(log, "a");
         if (!f || fputs(line, f) < 0 || fclose(f)) return 0;
     }
-    return l2 > 0 && l3 > 0 && dram > 0 && lat2 > 0 && lat3 > 0 && latd > 0;
+    return l2 > 0 && l3 > 0 && dram > 0 && lat2 > 0 && lat3 > 0 && latd > 0 && half > 0;
 }
 
 /* the value of the first /proc/cpuinfo line whose key is exactly `key`, into buf; 0 when none */

@@ -10,6 +10,9 @@ double measure_read_bw(size_t bytes, int reps);
 double measure_latency(size_t bytes, int reps);
 /* The bytes per load of the bandwidth sweep (the host's widest vector; the sweep= field of op=machine). */
 int machine_sweep_bytes(void);
+/* The time of a 256-bit FMA against a 512-bit one at full issue rate (median ratio of 7 paired runs; 0.5
+ * on a core that splits 512-bit FMAs in two, about 1 where they are native; 1 without AVX-512). */
+double measure_half_cost(void);
 /* Measures the bandwidths and latencies of the CPU's cache levels and DRAM (sizes from its table) into one
  * op=machine record line, appended to `log` when it is not NULL; 0 when that fails. */
 int machine_record(const char *cpu, const cand_caps *k, const char *log, char *line, size_t cap);

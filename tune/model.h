@@ -13,6 +13,8 @@ typedef struct {
     double call;                             /* fixed cost of one microkernel call, seconds (0: none) */
     double pack_bw;                          /* bytes/s the core copies into packed panels (0: free) */
     double streams;                          /* access streams the prefetchers follow at full rate (0: any) */
+    double half;                             /* an FMA on a half-width vector against a full one, in time (measured:
+                                              * 0.5 where 256-bit FMAs issue twice as fast as 512-bit; 0: the same) */
 } model_machine;
 
 typedef struct {
@@ -27,6 +29,8 @@ typedef struct {
     unsigned pf;                             /* B rows the kernel prefetches ahead (read in place; 0: none) */
     int cold;                                /* the operands come from memory at every call, whatever their
                                               * size (a weight matrix streamed once per call, bench/cold.h) */
+    unsigned half_nv;                        /* a ragged tile that needs at most this many vectors runs its last one at
+                                              * half width when it holds at most narrow / 2 columns (0: never) */
 } model_config;
 
 /* 0 when the configuration breaks a capacity (eq. 1), else 1. */

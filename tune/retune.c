@@ -460,7 +460,7 @@ static double model_gflops(const model_machine *h, const cand_caps *k, const mea
         if (ml[i].c.mr != r->mr || ml[i].c.nv != nv || ml[i].c.direct != !r->packa) continue;
         model_config mc = {r->mr, (unsigned)(nv * k->lanes_per_vector), r->kc, r->mc,
                            isa->vla ? r->nc * k->lanes_per_vector : r->nc, ml[i].gflops, r->packa, r->packb, 1, r->split, k->narrow,
-                           r->pf, p->stream};
+                           r->pf, p->stream, k->half_nv};
         double g = 0;
         for (int d = 0; d < p->nsh; d++) {
             double s = model_time(h, &mc, (double)p->sm[d], (double)p->sn[d], (double)p->sk[d]);
@@ -512,8 +512,8 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
     mkdir(po->work, 0777);
     if (!o->dry_run) lock_run(po->log); /* held until exit */
     /* 1. machine (a dry or estimated run assumes bandwidths from the table's dram_gbs instead) */
-    if (!read_machine(po->log, po->cpu, &bw2, &bw3, &bwd, NULL) && !o->dry_run && !o->estimated &&
-        (!machine_record(po->cpu, k, po->log, line, sizeof line) || !read_machine(po->log, po->cpu, &bw2, &bw3, &bwd, NULL)))
+    if (!read_machine(po->log, po->cpu, &bw2, &bw3, &bwd, NULL, NULL) && !o->dry_run && !o->estimated &&
+        (!machine_record(po->cpu, k, po->log, line, sizeof line) || !read_machine(po->log, po->cpu, &bw2, &bw3, &bwd, NULL, NULL)))
         die("could not measure this machine's bandwidths");
     phase[0] = tune_now() - t0;
 
