@@ -205,6 +205,8 @@ static void emit_isa_defs(FILE *f, const isa_desc *d)
     fprintf(f, "m4_define(<@TKM_REQUIRE_MACRO@>, <@%s@>)m4_dnl\n", d->require_macro);
     /* the framework has the dot form's loops only where the ISA has its kernels */
     fprintf(f, "m4_define(<@TKM_ISA_DOT@>, <@%d@>)m4_dnl\n", d->dot);
+    /* the widest tile whose ragged last vector runs at half width: the tuner's model reads the same key */
+    fprintf(f, "m4_define(<@TKM_ISA_HALF@>, <@%u@>)m4_dnl\n", d->half);
     fprintf(f, "m4_define(<@TKM_CFLAGS@>, <@%s@>)m4_dnl\n", d->cflags);
     fprintf(f, "m4_include(<@%s/%s@>)m4_dnl\n", g_root, d->template_path);
 }

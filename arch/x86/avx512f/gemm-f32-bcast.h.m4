@@ -97,7 +97,8 @@ m4_dnl # of 8 lanes with AVX-512VL masks, which one-vector tiles use when n <= 8
 m4_dnl # 256-bit FMAs per cycle but one 512-bit: eight lanes at twice the rate); h, 512-bit vectors but
 m4_dnl # the last one 256-bit, which tiles of several vectors use when their last vector holds at most 8
 m4_dnl # of the n columns (n = 19, 24, 40: a quarter to a sixth of the FMAs at half the cost on a Zen 4,
-m4_dnl # the same cost where 512-bit FMAs are native). Only tiles of 2 or 3 vectors have an h body: a
+m4_dnl # the same cost where 512-bit FMAs are native). Only tiles of up to TKM_ISA_HALF vectors (the ISA
+m4_dnl # descriptor's `half`, 3, which the tuner's model reads too) have an h body: a
 m4_dnl # wider tile narrows to them for n <= 48, and past that the half vector saves at most a twelfth
 m4_dnl # of one ragged tile, where the h bodies of all tiles made the test builds' kernel units 1.25x
 m4_dnl # slower to compile.
@@ -216,7 +217,7 @@ m4_ifelse(TKM_NV, 1, <@m4_dnl
 m4_pushdef(<@TKM_FL@>, <@y@>)_tkm_avx512_body<@@>m4_popdef(<@TKM_FL@>)m4_dnl
         return;
     }
-@>, m4_eval(TKM_NV <= 3), 1, <@m4_dnl
+@>, m4_eval(TKM_NV <= TKM_ISA_HALF), 1, <@m4_dnl
     /* a narrower tile took n <= (NV - 1) * 16 above */
     if (n <= m4_eval((TKM_NV - 1) * 16 + 8)) {
 m4_pushdef(<@TKM_FL@>, <@h@>)_tkm_avx512_body<@@>m4_popdef(<@TKM_FL@>)m4_dnl
