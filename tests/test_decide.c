@@ -1,7 +1,9 @@
 /* The retune's decision between a cell's previous row and a challenger (retune_beats, tune/retune.c),
  * on the speed ratios challenger/previous at the cell's shapes: a change needs a gain beyond the
  * noise margin (3%), on the whole or on one shape with the others within the margin; a loss beyond
- * the margin anywhere, a failure anywhere, or ties everywhere keep the previous row. */
+ * the margin anywhere, a failure anywhere, or ties everywhere keep the previous row. The same rule
+ * decides whether a tile taller than the cell's rows stays in the race beside its twin cut to those
+ * rows (retune_keep_tall). */
 #include "../tune/retune.h"
 #include "tktest.h"
 
@@ -30,5 +32,14 @@ int main(void)
     expect(1.20, -1, 1.20, 3, 0, "a failed measurement at one shape");
     /* the margin is strict: exactly 3% is noise */
     expect(1.03, 1.03, 1.03, 3, 0, "exactly the margin everywhere");
+    /* a tile taller than the point's m against its twin cut to m rows (retune_keep_tall) */
+    const double tall[3] = {23.0, 18.2, 30.0}, twin[3] = {19.5, 17.0, 29.5};
+    TKT_CHECK(retune_keep_tall(tall, twin, 3, 2), "a 4-row tile beating its 2-row twin at m = 2 should stay");
+    TKT_CHECK(retune_keep_tall(tall, twin, 2, 3), "... and at m = 3 (two shapes)");
+    TKT_CHECK(!retune_keep_tall(tall, twin, 3, 1), "at m = 1 a tall tile never stays, however it measures");
+    TKT_CHECK(!retune_keep_tall(twin, tall, 3, 2), "a tall tile slower than its twin should go");
+    const double near[3] = {19.9, 17.3, 29.9}, lost[3] = {30.0, 30.0, 0};
+    TKT_CHECK(!retune_keep_tall(near, twin, 3, 2), "a tall tile within the noise of its twin should go");
+    TKT_CHECK(!retune_keep_tall(lost, twin, 3, 2), "a tall tile that failed at one shape should go");
     return tkt_finish("test_decide");
 }

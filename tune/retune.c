@@ -49,6 +49,7 @@
 #define STREAM_K2 4096
 #define BIGB_FLOP 2e10 /* the largest shape a wide open cell's large-B corner may be (flop) */
 #define PF_TWINS 8  /* candidates of a streamed point that get a prefetching twin */
+#define TALL_SIBLINGS 2 /* candidates of a streamed point of 2 rows or more tried taller too */
 #define WHOLE_K_TWINS 6 /* candidates of an exact point with k <= 16 that get a ku = k twin */
 #define DOT_MAX_N 64 /* points at most this wide (exact) or cells no wider also try the dot form */
 
@@ -211,8 +212,8 @@ static void add_one(point *p, const tkt_row *r)
 
 /* A tile taller than every m the point serves also brings its twin cut to the point's height, which
  * reads B no less and skips the dead rows' FMAs; see drop_tall. At a streamed point the tall one
- * itself is left out (the previous choice excepted): its measurements are the run's slowest, it is
- * out wherever its twin runs, and the places it took kept the prefetching twins out of the 2..4-row
+ * itself is left out (the previous choice excepted): its measurements are the run's slowest, it
+ * rarely beats its twin, and the places it took kept the prefetching twins out of the 2..4-row
  * decode cells (add_prefetch_twins). */
 static void add_cand(point *p, const tkt_row *r)
 {
@@ -221,19 +222,29 @@ static void add_cand(point *p, const tkt_row *r)
     add_one(p, &c);
 }
 
-/* A tall candidate is out wherever its twin ran: measurement cannot be trusted to drop it, as where B
- * streams from memory the dead FMAs hide under the loads (the zen4 table had come to run 2x128 for
- * m = 1; at 1x768x768 from memory, kernels called directly, 2x128 ran 7.3 GFLOP/s and 1x128 8.7).
- * A tall previous choice is then out too, and its twin stands in for it as the incumbent
- * (incumbent()). It stays only where its twin failed (a crashing kernel): the rows' heights are not
- * a correctness matter. */
-static void drop_tall(point *p)
+int retune_keep_tall(const double *tall, const double *twin, int nsh, unsigned long long mmax)
+{
+    double r[3];
+    if (mmax < 2) return 0;
+    for (int d = 0; d < nsh; d++) r[d] = twin[d] > 0 && tall[d] > 0 ? tall[d] / twin[d] : 0;
+    return retune_beats(r, nsh);
+}
+
+/* A tall candidate is out wherever its twin ran and it did not beat the twin (retune_keep_tall):
+ * where B streams from memory the dead FMAs hide under the loads, and at m = 1 measurement cannot
+ * be trusted to drop it (the zen4 table had come to run 2x128 for m = 1; at 1x768x768 from memory,
+ * kernels called directly, 2x128 ran 7.3 GFLOP/s and 1x128 8.7). A tall previous choice that is
+ * out leaves its twin to stand in for it as the incumbent (incumbent()). It stays where its twin
+ * failed (a crashing kernel): the rows' heights are not a correctness matter. */
+static void drop_tall(point *p, double (*best)[3])
 {
     for (int j = 0; j < p->nc; j++) {
         tkt_row c = cut_to_point(p, &p->cand[j]);
         if (c.mr == p->cand[j].mr) continue;
         for (int t = 0; t < p->nc; t++)
-            if (same_choice(&p->cand[t], &c) && p->score[t] > 0) p->score[j] = 0;
+            if (same_choice(&p->cand[t], &c) && p->score[t] > 0 &&
+                !retune_keep_tall(best[j], best[t], p->nsh, point_mmax(p)))
+                p->score[j] = 0;
     }
 }
 
@@ -362,6 +373,40 @@ static void add_prefetch_twins(point *p, const isa_desc *isa)
          * (5x2801x331: 4x96 kc16 pf8 61.5 GFLOP/s, kc64 46.4; tktune evaluate, session 12) */
         if (made < 2) add_shallow(p, &r, 16);
         made++;
+    }
+}
+
+/* add_cand leaves a tile taller than the point out at a streamed point, but at m = 2 and 3 a 4-row
+ * tile can read B faster than its cut twin: 2x11008x4096 cold on the Zen 4, 4x96 kc 8 ran 22.5 and
+ * 23.6 GFLOP/s, 2x96 18.6-20.1 and 2x128 18.4-20.2, and make bench read the cut rows at 0.87-0.98 of
+ * the 4-row ones on four 2- and 3-row decode shapes (session 23). So the first TALL_SIBLINGS
+ * candidates of the point's height, at a streamed point of 2 rows or more, are also tried taller: as
+ * wide, as tall as the registers allow up to twice the rows, and twice as tall, as wide as the
+ * registers allow (2x128 gives 4x96). drop_tall keeps such a tile only where it beats its twin, the
+ * same decisions cut to the point's rows, by the margin. */
+static void add_tall_siblings(point *p, const isa_desc *isa)
+{
+    const unsigned long long mmax = point_mmax(p);
+    int n = p->nc, made = 0;
+    if (!p->stream || mmax < 2) return;
+    for (int j = 0; j < n && made < TALL_SIBLINGS; j++) {
+        const tkt_row r = p->cand[j];
+        if (r.mr != mmax || r.packa == TKT_DOT) continue;
+        const unsigned nv = isa->vla ? r.nr : r.nr / isa->lanes, lanes = isa->vla ? 1 : isa->lanes;
+        unsigned mr = 2 * r.mr, nv2 = nv;
+        while (mr > r.mr && tile_vregs(isa, mr, nv) > isa->vregs) mr--;
+        while (nv2 > 0 && tile_vregs(isa, 2 * r.mr, nv2) > isa->vregs) nv2--;
+        made++;
+        for (int v = 0; v < 2; v++) {
+            tkt_row s = r;
+            const unsigned smr = v ? 2 * r.mr : mr, snv = v ? nv2 : nv;
+            if (smr == r.mr || snv == 0) continue;
+            s.mc = r.mc / r.mr * smr, s.mr = smr;
+            s.nc = r.nc / r.nr * snv * lanes, s.nr = snv * lanes;
+            add_one(p, &s);
+            const tkt_row twin = cut_to_point(p, &s); /* what drop_tall weighs it against */
+            add_one(p, &twin);
+        }
     }
 }
 
@@ -606,6 +651,7 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
         if (!o->estimated) add_dot_tiles(p, isa, k);
         if (p->stream) add_stream_blocks(p);
         add_prefetch_twins(p, isa);
+        add_tall_siblings(p, isa);
         /* the model's own ranking at the large-B corner too: there it weighs packing B differently */
         if (p->bigb && nml > 0) {
             tkt_row big[MAXC - 1];
@@ -730,7 +776,7 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
             }
         }
         for (int j = 0; j < p->nc && !out_of_time; j++) p->score[j] = depth_score(best[j], p->nsh);
-        if (!out_of_time) drop_tall(p);
+        if (!out_of_time) drop_tall(p, best);
         /* the incumbent stays unless a challenger beats it by more than the noise */
         p->inc = p->win = incumbent(p);
         for (int j = 0; j < p->nc; j++) {

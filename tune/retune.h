@@ -23,4 +23,9 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
  * failure) make a change: faster by the noise margin on the whole, or on one shape and within the
  * margin on the others, not slower on the whole. */
 int retune_beats(const double *r, int nsh);
+/* 1 when a tile taller than the point's largest m (mmax) stays in the race beside its twin cut to
+ * mmax rows: at m >= 2 only, and only where its speeds tall[d] beat the twin's twin[d] as a
+ * challenger must (retune_beats). At m = 2 and 3 a 4-row tile reading B once per four broadcasts
+ * ran 2x11008x4096 at 22.5-23.6 GFLOP/s and its 2-row twin at 18.6-20.1 (zen4, session 23). */
+int retune_keep_tall(const double *tall, const double *twin, int nsh, unsigned long long mmax);
 #endif
