@@ -47,6 +47,7 @@
 #define STREAM_WIDE 11008 /* ... and this wide too (an FFN width, LLaMA-7B's), */
 #define STREAM_K1 512 /* ... at these depths (shallow: GPT-2's 768 falls between; deep: LLaMA-7B's 4096) */
 #define STREAM_K2 4096
+#define HOT_N 512 /* a streamed cell no wider than this measures its top corner warm */
 #define BIGB_FLOP 2e10 /* the largest shape a wide open cell's large-B corner may be (flop) */
 #define PF_TWINS 8  /* candidates of a streamed point that get a prefetching twin */
 #define TALL_SIBLINGS 2 /* candidates of a streamed point of 2 rows or more tried taller too */
@@ -60,6 +61,7 @@ typedef struct {
     int stream;             /* a few rows against a B that streams from memory (LLM decode) */
     int bigb;               /* sm[1] is the large-B corner (a weight matrix past the cache) */
     int wide;               /* sm[1] is the wide streamed shape of an open decode cell */
+    int hot0;               /* a streamed point whose first shape is measured with B in cache */
     range rm, rn, rk;       /* the cell's ranges */
     tkt_row cand[MAXC];     /* cand[0] is the previous table's choice */
     int nc;
@@ -187,6 +189,9 @@ static void keep_fastest(double (*best)[3], int nc, int nsh, int *keep)
         keep[j] = ahead < KEEP;
     }
 }
+
+/* whether shape d of point p is measured with its operands out of cache */
+static int point_cold(const point *p, int d) { return p->stream && !(d == 0 && p->hot0); }
 
 /* the point's largest m: a tile taller than that computes dead rows */
 static unsigned long long point_mmax(const point *p)
@@ -616,6 +621,12 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
              * kc 16 tied kc 64 at 16x4096x4096 and ran 0.81-0.83x as fast at 16x11008x4096, in
              * three bench runs; the table had taken kc 16 from the 4096-wide corner alone). */
             k1 = STREAM_K1, k2 = STREAM_K2, p->stream = 1, p->wide = open;
+            /* A B at most HOT_N wide is 1 MiB at the top corner's depth 512: as often in cache
+             * between calls as streamed, so that corner is measured warm. Decided cold alone, the
+             * cell 2..4 x 257..512 went from 4x96 kc 512 to 8x48 pf8 kc 24 (1.10 at 4x512x512 cold),
+             * which ran 4x400x400 and 3x300x512 with B in cache at 0.58-0.63 of the old row
+             * (session 24, zen4). */
+            p->hot0 = cells[i].n.hi <= HOT_N;
             /* The third shape takes the cell's fewest rows, not its middle: a decode cell is a few
              * rows wide, and a tile chosen at its top wastes most at its bottom (9..12 rows took
              * 6x64 at 12 and 10 rows, and 9x2048x1536 ran at 0.73 of the oracle's 9x48) */
@@ -766,7 +777,7 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
                 if (out_of_time) break;
                 for (int d = 0; d < p->nsh; d++) {
                     int fresh;
-                    double g = shape_measure(pp, &p->cand[j], p->sm[d], p->sn[d], p->sk[d], p->stream, rep0 + rep, &fresh);
+                    double g = shape_measure(pp, &p->cand[j], p->sm[d], p->sn[d], p->sk[d], point_cold(p, d), rep0 + rep, &fresh);
                     measured += fresh;
                     pr.done++;
                     show(&pr, "measuring");
@@ -797,9 +808,9 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
                 int ok = 1;
                 for (int d = 0; d < p->nsh && ok; d++) {
                     int fresh;
-                    double gp = shape_measure(pp, &p->cand[p->inc], p->sm[d], p->sn[d], p->sk[d], p->stream, rep0 + ROUNDS + r, &fresh);
+                    double gp = shape_measure(pp, &p->cand[p->inc], p->sm[d], p->sn[d], p->sk[d], point_cold(p, d), rep0 + ROUNDS + r, &fresh);
                     measured += fresh;
-                    double gw = shape_measure(pp, &p->cand[p->win], p->sm[d], p->sn[d], p->sk[d], p->stream, rep0 + ROUNDS + r, &fresh);
+                    double gw = shape_measure(pp, &p->cand[p->win], p->sm[d], p->sn[d], p->sk[d], point_cold(p, d), rep0 + ROUNDS + r, &fresh);
                     measured += fresh;
                     pr.done += 2;
                     show(&pr, "confirming");
@@ -923,7 +934,7 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
             if (p->bigb || p->wide) snprintf(shape + strlen(shape), sizeof shape - strlen(shape), "+%llux%llu", p->sn[1], p->sk[1]);
             if (last > 0 && (p->sm[last] != p->sm[0] || p->sn[last] != p->sn[0]))
                 snprintf(shape + strlen(shape), sizeof shape - strlen(shape), "+mid");
-            if (p->stream) snprintf(shape + strlen(shape), sizeof shape - strlen(shape), "*");
+            if (p->stream) snprintf(shape + strlen(shape), sizeof shape - strlen(shape), p->hot0 ? "**" : "*");
             char pf[16] = "";
             if (w->pf) snprintf(pf, sizeof pf, " pf%u", w->pf);
             fprintf(f, "%-22s %9.1f %9.1f %7.3f %6.1f%%  %ux%u%s ku%u%s kc%llu mc%llu nc%llu %s%s\n", shape, o1, n1,
@@ -932,6 +943,7 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
             if (!pass && o1 > 0 && n1 > 0) lsum += log(n1 / o1), nsum++, better += p->win != 0;
         }
         fprintf(f, "* operands cold: A and B rotated through %.0f MiB, a slot further each call\n", (double)sp.cold_bytes / (1 << 20));
+        fprintf(f, "** the first shape warm, the others cold\n");
         fprintf(f, "geometric mean new/old over %d measured points: %.3f (%d changed; %d challengers that won the rounds lost the paired re-measurement; %d kept because the memory was busy)\n",
                 nsum, nsum ? exp(lsum / nsum) : 0, better, rejected, noisy);
         fprintf(f, "cold runs disturbed by other memory traffic in every try (quiet=no in the log): %d\n", shape_noisy());
