@@ -50,7 +50,8 @@
 #define HOT_N 512 /* a streamed cell no wider than this measures its top corner warm */
 #define BIGB_FLOP 2e10 /* the largest shape a wide open cell's large-B corner may be (flop) */
 #define PF_TWINS 8  /* candidates of a streamed point that get a prefetching twin */
-#define TALL_SIBLINGS 2 /* candidates of a streamed point of 2 rows or more tried taller too */
+#define TALL_MIN_M 2 /* a tile taller than a point's m may stay only where m is at least this (retune_keep_tall) */
+#define TALL_SIBLINGS 2 /* candidates of a streamed point of TALL_MIN_M rows or more tried taller too */
 #define WHOLE_K_TWINS 6 /* candidates of an exact point with k <= 16 that get a ku = k twin */
 #define DOT_MAX_N 64 /* points at most this wide (exact) or cells no wider also try the dot form */
 
@@ -230,7 +231,7 @@ static void add_cand(point *p, const tkt_row *r)
 int retune_keep_tall(const double *tall, const double *twin, int nsh, unsigned long long mmax)
 {
     double r[3];
-    if (mmax < 2) return 0;
+    if (mmax < TALL_MIN_M) return 0;
     for (int d = 0; d < nsh; d++) r[d] = twin[d] > 0 && tall[d] > 0 ? tall[d] / twin[d] : 0;
     return retune_beats(r, nsh);
 }
@@ -393,7 +394,7 @@ static void add_tall_siblings(point *p, const isa_desc *isa)
 {
     const unsigned long long mmax = point_mmax(p);
     int n = p->nc, made = 0;
-    if (!p->stream || mmax < 2) return;
+    if (!p->stream || mmax < TALL_MIN_M) return; /* drop_tall would take them out */
     for (int j = 0; j < n && made < TALL_SIBLINGS; j++) {
         const tkt_row r = p->cand[j];
         if (r.mr != mmax || r.packa == TKT_DOT) continue;
