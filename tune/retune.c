@@ -47,7 +47,7 @@
 #define STREAM_WIDE 11008 /* ... and this wide too (an FFN width, LLaMA-7B's), */
 #define STREAM_K1 512 /* ... at these depths (shallow: GPT-2's 768 falls between; deep: LLaMA-7B's 4096) */
 #define STREAM_K2 4096
-#define HOT_N 512 /* a streamed cell no wider than this measures its top corner warm */
+#define HOT_N 512 /* a streamed cell no wider than this measures its top corner warm (retune_hot_depth deep) */
 #define BIGB_FLOP 2e10 /* the largest shape a wide open cell's large-B corner may be (flop) */
 #define PF_TWINS 8  /* candidates of a streamed point that get a prefetching twin */
 #define TALL_MIN_M 2 /* a tile taller than a point's m may stay only where m is at least this (retune_keep_tall) */
@@ -91,6 +91,12 @@ static void lock_run(const char *log)
 static double depth_past_llc(const cand_caps *k, double width)
 {
     return ceil(2.0 * (double)k->l3 / (4.0 * width) / 256) * 256;
+}
+
+double retune_hot_depth(unsigned long long l2, double width)
+{
+    double d = floor((double)l2 / (2.0 * 4.0 * width) / 64) * 64;
+    return d < 64 ? 64 : d > STREAM_K1 ? STREAM_K1 : d;
 }
 
 /* Runs of this CPU the log says were completed. A run's measurements carry repetition numbers
@@ -626,8 +632,12 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
              * between calls as streamed, so that corner is measured warm. Decided cold alone, the
              * cell 2..4 x 257..512 went from 4x96 kc 512 to 8x48 pf8 kc 24 (1.10 at 4x512x512 cold),
              * which ran 4x400x400 and 3x300x512 with B in cache at 0.58-0.63 of the old row
-             * (session 24, zen4). */
+             * (session 24, zen4). The warm corner is taken as deep as keeps B in half of L2 (retune_hot_depth):
+             * at 512 deep B filled the whole L2, where a tile that reads B once beats two that read
+             * it twice, and 9..12 x 257..512 took 12x32 pf8 kc 24 from there (1.18 at 12x512x512),
+             * which ran 12x400x400 and 12x300x512 from L2 at 0.86-0.90 of the old 6x64 (session 24). */
             p->hot0 = cells[i].n.hi <= HOT_N;
+            if (p->hot0) k1 = retune_hot_depth(k->l2, hn);
             /* The third shape takes the cell's fewest rows, not its middle: a decode cell is a few
              * rows wide, and a tile chosen at its top wastes most at its bottom (9..12 rows took
              * 6x64 at 12 and 10 rows, and 9x2048x1536 ran at 0.73 of the oracle's 9x48) */
