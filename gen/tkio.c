@@ -821,16 +821,19 @@ void validate_match(const registry *g)
 
 /* ---- m4 driving ---- */
 
+void range_text(const range *r, char *b, size_t cap)
+{
+    if (r->lo == 1 && r->hi == TK_SIZE_INF) snprintf(b, cap, "*");
+    else if (r->lo == r->hi) snprintf(b, cap, "%llu", r->lo);
+    else if (r->hi == TK_SIZE_INF) snprintf(b, cap, "%llu..*", r->lo);
+    else snprintf(b, cap, "%llu..%llu", r->lo, r->hi);
+}
+
 static void write_range(FILE *f, const range *r)
 {
-    if (r->lo == 1 && r->hi == TK_SIZE_INF) fprintf(f, "%-7s ", "*");
-    else if (r->lo == r->hi) fprintf(f, "%-7llu ", r->lo);
-    else {
-        char b[64];
-        if (r->hi == TK_SIZE_INF) snprintf(b, sizeof b, "%llu..*", r->lo);
-        else snprintf(b, sizeof b, "%llu..%llu", r->lo, r->hi);
-        fprintf(f, "%-7s ", b);
-    }
+    char b[64];
+    range_text(r, b, sizeof b);
+    fprintf(f, "%-7s ", b);
 }
 
 int write_table(FILE *f, const tkt_table *t, const isa_desc *isa)

@@ -101,6 +101,8 @@ int parse_isa(const char *path, isa_desc *d);
 int parse_registry(const char *path, registry *g);
 const reg_row *reg_find(const registry *g, const char *cpu);
 int parse_range(const char *s, range *out);
+/* A range as tables write it: N, LO..HI, LO..* or *. */
+void range_text(const range *r, char *b, size_t cap);
 unsigned tile_vregs(const isa_desc *isa, unsigned mr, unsigned nv);
 int parse_tile(const char *s, const isa_desc *isa, unsigned *mr, unsigned *nr, char *why,
                       size_t whycap);

@@ -9,8 +9,9 @@
 # are at most 1; an exact shape tries the tiles that cut it evenly (on an AVX-512 host); the probe's
 # cold mode (operands rotated through an arena) times and checks, and a cold run on busy memory is
 # run again and marked; no row,
-# measured or estimated, has a tile taller than its m range; a malformed shape list is refused with
-# file:line.
+# measured or estimated, has a tile taller than its m range; the dry run prints each point's shapes
+# and how they are measured (a narrow decode cell's warm corner); a malformed shape list is refused
+# with file:line.
 # usage: tune_retune.sh TKTUNE TKGEN ROOT WORKDIR
 set -u
 tktune=$1 tkgen=$2 root=$3 work=$4
@@ -159,6 +160,17 @@ if grep -qw avx512f /proc/cpuinfo 2>/dev/null; then
   grep -q ' level=full m=32 n=32 k=32 tile=8x2vec .* path=plain rep=0 result=ok' "$work/v4.log" && ok ||
     bad "32x32x32 was not measured with an even 8x32 tile"
 fi
+
+# the dry run's plan (nothing measured): a decode cell no wider than HOT_N measures its top corner
+# warm, as deep as keeps B in half of L2 (generic: 256 KiB, so 64 deep at 512 columns), and its
+# other shapes cold; a cell of many rows measures in cache
+"$tktune" retune --root "$root" --cpu generic --tkgen "$tkgen" --work "$work/dry" --log "$work/dry.log" \
+  --out "$work/dry.tkt" --max-dim 512 --dry-run > "$work/o13" 2>&1 && [ ! -e "$work/dry.tkt" ] && [ ! -s "$work/dry.log" ] && ok ||
+  bad "dry run: $(tail -3 "$work/o13")"
+grep -q '^point 9\.\.12 x 257\.\.512 x \*: 12x512x64 warm, 12x512x4096 cold, 9x[0-9]*x[0-9]* cold; candidates: [1-9][0-9]*$' "$work/o13" &&
+  ok || bad "dry run, cell 9..12 x 257..512: $(grep '^point 9\.\.12 x 257' "$work/o13")"
+grep -q '^point 257\.\.512 x 257\.\.512 x \*: 512x512x256 cache, ' "$work/o13" && ok ||
+  bad "dry run, cell 257..512 x 257..512: $(grep '^point 257\.\.512 x 257\.\.512' "$work/o13")"
 
 # a malformed shape list
 printf 'small 7 9 5\nsmall 7 x 5\n' > "$work/shapes"

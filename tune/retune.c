@@ -200,6 +200,26 @@ static void keep_fastest(double (*best)[3], int nc, int nsh, int *keep)
 /* whether shape d of point p is measured with its operands out of cache */
 static int point_cold(const point *p, int d) { return p->stream && !(d == 0 && p->hot0); }
 
+/* The dry run's plan, a line per point: its cell (or exact shape), the shapes that stand for it and
+ * how each is measured (cold: operands rotated out of cache; warm: B in cache, a streamed point's
+ * first shape below HOT_N columns; cache: an ordinary point), and how many candidates it measures. */
+static void print_plan(const point *pts, int np)
+{
+    for (int i = 0; i < np; i++) {
+        const point *p = &pts[i];
+        char m[64], n[64], k[64];
+        if (p->exact) printf("point =%llux%llux%llu:", p->sm[0], p->sn[0], p->sk[0]);
+        else {
+            range_text(&p->rm, m, sizeof m), range_text(&p->rn, n, sizeof n), range_text(&p->rk, k, sizeof k);
+            printf("point %s x %s x %s:", m, n, k);
+        }
+        for (int d = 0; d < p->nsh; d++)
+            printf("%s %llux%llux%llu %s", d ? "," : "", p->sm[d], p->sn[d], p->sk[d],
+                   !p->stream ? "cache" : point_cold(p, d) ? "cold" : "warm");
+        printf("; candidates: %d\n", p->nc);
+    }
+}
+
 /* the point's largest m: a tile taller than that computes dead rows */
 static unsigned long long point_mmax(const point *p)
 {
@@ -698,7 +718,10 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
     printf("tktune retune %s (%s): level 0 %d kernels (%d in the log); grid %d cells + %d exact shapes; "
            "%.0f whole-shape measurements planned (top %d of the model + the previous choice); budget %.0f s\n",
            po->cpu, isa->name, nl0, nml, ncells, nexact, planned, o->topk, o->budget_s);
-    if (o->dry_run) return 0;
+    if (o->dry_run) {
+        print_plan(pts, np);
+        return 0;
+    }
     if (nml == 0) die("no level-0 kernel could be %s", o->estimated ? "estimated" : "measured on this machine");
 
     /* 4. measure (estimated: check) */
