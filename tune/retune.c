@@ -201,8 +201,8 @@ static void keep_fastest(double (*best)[3], int nc, int nsh, int *keep)
 static int point_cold(const point *p, int d) { return p->stream && !(d == 0 && p->hot0); }
 
 /* The dry run's plan, a line per point: its cell (or exact shape), the shapes that stand for it and
- * how each is measured (cold: operands rotated out of cache; warm: B in cache, a streamed point's
- * first shape below HOT_N columns; cache: an ordinary point), and how many candidates it measures. */
+ * how each is measured (cold: operands rotated out of cache; warm: B in cache, the first shape of a
+ * streamed point at most HOT_N columns wide; cache: an ordinary point) and its number of candidates. */
 static void print_plan(const point *pts, int np)
 {
     for (int i = 0; i < np; i++) {
@@ -652,10 +652,11 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
              * between calls as streamed, so that corner is measured warm. Decided cold alone, the
              * cell 2..4 x 257..512 went from 4x96 kc 512 to 8x48 pf8 kc 24 (1.10 at 4x512x512 cold),
              * which ran 4x400x400 and 3x300x512 with B in cache at 0.58-0.63 of the old row
-             * (session 24, zen4). The warm corner is taken as deep as keeps B in half of L2 (retune_hot_depth):
-             * at 512 deep B filled the whole L2, where a tile that reads B once beats two that read
-             * it twice, and 9..12 x 257..512 took 12x32 pf8 kc 24 from there (1.18 at 12x512x512),
-             * which ran 12x400x400 and 12x300x512 from L2 at 0.86-0.90 of the old 6x64 (session 24). */
+             * (session 24, zen4). The warm corner is as deep as keeps B in half of L2
+             * (retune_hot_depth): 512 deep, B filled the whole L2, where a tile that reads B once
+             * beats two that read it twice from L3; 9..12 x 257..512 took 12x32 pf8 kc 24 there
+             * (1.18 at 12x512x512), which ran 12x400x400 and 12x300x512 with B in L2 at 0.86-0.90
+             * of the 6x64 it replaced (session 24). */
             p->hot0 = cells[i].n.hi <= HOT_N;
             if (p->hot0) k1 = retune_hot_depth(k->l2, hn);
             /* The third shape takes the cell's fewest rows, not its middle: a decode cell is a few
