@@ -29,6 +29,28 @@ tkm_for(<@TKM_U@>, 1, TKM_KU, <@$1@>)m4_dnl
 m4_pushdef(<@TKM_U@>, 1)$1<@@>m4_popdef(<@TKM_U@>)    }
 @>)
 
+m4_dnl # tkm_kloop_late(STEP, LATE, FMAS): tkm_kloop, with the statements LATE run once inside it, about FMAS
+m4_dnl # multiply-adds (of TKM_MR * TKM_NV per k step) before the unrolled part ends: early enough that
+m4_dnl # what LATE fetches arrives before the loop is over, late enough that the loop's own loads
+m4_dnl # have not evicted it. A loop shorter than that runs LATE first; one shorter than 32 not at all.
+m4_define(<@tkm_kloop_late@>, <@tkm_nargs(<@tkm_kloop_late@>, 3, $#)m4_dnl
+m4_pushdef(<@_tkm_late_d@>, m4_eval(TKM_KU * (($3 + TKM_MR * TKM_NV * TKM_KU - 1) / (TKM_MR * TKM_NV * TKM_KU))))m4_dnl
+    {
+        const size_t kstop = k - k % TKM_KU;
+        size_t lim = k < 32 ? kstop : kstop > _tkm_late_d ? kstop - _tkm_late_d : 0;
+        for (;;) {
+            for (; p < lim; p += TKM_KU) {
+tkm_for(<@TKM_U@>, 1, TKM_KU, <@$1@>)m4_dnl
+            }
+            if (lim == kstop) break;
+$2<@@>m4_dnl
+            lim = kstop;
+        }
+    }
+    for (; p < k; p++) {
+m4_pushdef(<@TKM_U@>, 1)$1<@@>m4_popdef(<@TKM_U@>)    }
+m4_popdef(<@_tkm_late_d@>)@>)
+
 m4_dnl # tkm_pf_suffix(PF): the kernel-name suffix of a B prefetch distance: none for 0 (or none given),
 m4_dnl # _pPF otherwise, so a kernel without prefetch keeps the name it had before the decision existed.
 m4_define(<@tkm_pf_suffix@>, <@m4_ifelse(<@$1@>, <@@>, <@@>, <@$1@>, 0, <@@>, <@_p$1@>)@>)

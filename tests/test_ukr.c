@@ -17,7 +17,7 @@ static void check_kernel(const char *name, tki_ukr_fn f, size_t mr, size_t nv, s
 {
     const int direct = form == FORM_DIRECT, dot = form == FORM_DOT;
     const size_t nr = dot ? nv : nv * vl;
-    size_t ks[9], ms[3], ns[12];
+    size_t ks[10], ms[3], ns[12];
     size_t nk = 0, nm = 0, nn = 0, ik, im, in, ib, ibias, ild;
     static const float betas[3] = {0.0f, 1.0f, -0.5f};
     ks[nk++] = 1;
@@ -32,6 +32,9 @@ static void check_kernel(const char *name, tki_ukr_fn f, size_t mr, size_t nv, s
         ks[nk++] = 2 * ku + 3;
     }
     ks[nk++] = 37;
+    /* deep enough that a kernel's C fetch inside its k loop (tkm_kloop_late) falls between two
+     * unrolled runs of the loop, for tiles of 4 or more vectors */
+    ks[nk++] = 133;
     ms[nm++] = mr;
     if (mr > 1) ms[nm++] = mr - 1;
     if (mr > 2) ms[nm++] = 1;
