@@ -33,18 +33,17 @@ m4_dnl # tkm_kloop_late(STEP, LATE, FMAS): tkm_kloop, with the statements LATE r
 m4_dnl # multiply-adds (of TKM_MR * TKM_NV per k step) before the unrolled part ends: early enough that
 m4_dnl # what LATE fetches arrives before the loop is over, late enough that the loop's own loads
 m4_dnl # have not evicted it. A loop shorter than that runs LATE first; one shorter than 32 not at all.
+m4_dnl # One loop with a test per unrolled iteration: two loops with LATE between them did no better, and
+m4_dnl # a plain copy of the loop for k < 32 made the kernel headers 1.4x slower to compile.
 m4_define(<@tkm_kloop_late@>, <@tkm_nargs(<@tkm_kloop_late@>, 3, $#)m4_dnl
 m4_pushdef(<@_tkm_late_d@>, m4_eval(TKM_KU * (($3 + TKM_MR * TKM_NV * TKM_KU - 1) / (TKM_MR * TKM_NV * TKM_KU))))m4_dnl
     {
         const size_t kstop = k - k % TKM_KU;
-        size_t lim = k < 32 ? kstop : kstop > _tkm_late_d ? kstop - _tkm_late_d : 0;
-        for (;;) {
-            for (; p < lim; p += TKM_KU) {
-tkm_for(<@TKM_U@>, 1, TKM_KU, <@$1@>)m4_dnl
-            }
-            if (lim == kstop) break;
+        const size_t late = k < 32 ? (size_t)-1 : kstop > _tkm_late_d ? kstop - _tkm_late_d : 0;
+        for (; p < kstop; p += TKM_KU) {
+            if (p == late)
 $2<@@>m4_dnl
-            lim = kstop;
+tkm_for(<@TKM_U@>, 1, TKM_KU, <@$1@>)m4_dnl
         }
     }
     for (; p < k; p++) {
@@ -81,6 +80,9 @@ m4_dnl # sweep runs its full tiles in an inlined copy of the kernel (EMIT again,
 m4_dnl # the constant NR. Tiles of several rows keep the call: inlined, with n constant GCC turns their
 m4_dnl # masked B loads into memory operands of every row's FMA (4x48 at 4x4096x4096: 0.82x the speed),
 m4_dnl # and with n opaque they still ran 0.91-0.97x (M = 4 decode shapes, alternating runs).
+m4_dnl # The call goes through a pointer the compiler cannot see into: a direct call was inlined as
+m4_dnl # soon as the kernel's k loop changed shape (session 26: 4-row decode shapes at 0.89x, cold,
+m4_dnl # docs/microkernel.md "Fetching C").
 m4_define(<@tkm_ukr_sweep@>, <@tkm_nargs(<@tkm_ukr_sweep@>, 5, $#)m4_ifdef(<@_tkm_have_@>tkm_ukr_sweep_name($2, $3, $4, $5), <@@>,
 <@m4_define(<@_tkm_have_@>tkm_ukr_sweep_name($2, $3, $4, $5))m4_dnl
 m4_pushdef(<@_tkm_sweep_tile@>, m4_ifelse($2, 1, <@tkm_ukr_direct_name($2, $3, $4, $5)<@@>_tile@>, <@tkm_ukr_direct_name($2, $3, $4, $5)@>))m4_dnl
@@ -92,9 +94,12 @@ static inline TKM_TARGET void tkm_ukr_sweep_name($2, $3, $4, $5)(TKI_UKR_PARAMS)
     const size_t nr = (size_t)$3 * (tkm_vl_f32);
     tki_ukr_aux tile = *aux;
     size_t j = 0;
+m4_ifelse($2, 1, <@@>, <@    tki_ukr_fn tile_fn = _tkm_sweep_tile;
+    TKI_OPAQUE(tile_fn);
+@>)m4_dnl
     for (; j + nr <= n; j += nr) {
         tile.bias = aux->bias ? aux->bias + j : NULL;
-        _tkm_sweep_tile<@@>(k, a, b + j, ldb, c + j, ldc, m, nr, &tile);
+        m4_ifelse($2, 1, <@_tkm_sweep_tile<@@>@>, <@tile_fn@>)(k, a, b + j, ldb, c + j, ldc, m, nr, &tile);
     }
     if (j < n) {
         tile.bias = aux->bias ? aux->bias + j : NULL;
@@ -140,6 +145,22 @@ m4_define(<@tkm_prefetch_b@>, <@tkm_nargs(<@tkm_prefetch_b@>, 1, $#)m4_ifelse(TK
 tkm_for(<@TKM_PFO@>, 0, ($1 - 1) / 16, <@            __builtin_prefetch((const char *)(b + TKM_PF * ldb + m4_eval(TKM_PFO * 16)), 0, 3);
 @>)            if ((uintptr_t)(b + TKM_PF * ldb) & 63) __builtin_prefetch((const char *)(b + TKM_PF * ldb + m4_eval($1 - 1)), 0, 3);
 @>)@>)
+
+m4_dnl # tkm_fetch_c(LANES): statements that fetch into L1 the lines of the tile's m rows of C (TKM_NV
+m4_dnl # vectors of LANES floats each), for a kernel that touches C only after its k loop: the x86
+m4_dnl # kernels run them inside that loop (tkm_kloop_late; docs/microkernel.md, "Fetching C"). A loop
+m4_dnl # over the rows (not unrolled: its count is not a constant) keeps the compiler from holding MR*NV
+m4_dnl # row addresses in registers across the k loop, which made it spill accumulators.
+m4_define(<@tkm_fetch_c@>, <@tkm_nargs(<@tkm_fetch_c@>, 1, $#)m4_dnl
+            {
+                const float *cp = c;
+                size_t i;
+                for (i = 0; i < m; i++, cp += ldc) {
+tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@                    __builtin_prefetch((const char *)(cp + m4_eval(TKM_V * $1)), 0, 3);
+@>)m4_dnl
+                }
+            }
+@>)
 
 m4_dnl # tkm_acc(I, V): the name of accumulator row I, vector V.
 m4_define(<@tkm_acc@>, <@c$1_$2@>)

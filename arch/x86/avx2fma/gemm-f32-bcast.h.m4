@@ -92,7 +92,7 @@ tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@                $1
 
 m4_dnl # _tkm_avx2_loops(MASKB): the unrolled k loop and its tail; MASKB 1 loads B through the masks
 m4_define(<@_tkm_avx2_loops@>, <@m4_pushdef(<@TKM_MASKB@>, <@$1@>)m4_dnl
-tkm_kloop(<@_tkm_avx2_step@>)m4_dnl
+m4_ifelse(TKM_MR, 1, <@tkm_kloop(<@_tkm_avx2_step@>)@>, <@tkm_kloop_late(<@_tkm_avx2_step@>, <@tkm_fetch_c(8)@>, 512)@>)m4_dnl
 m4_popdef(<@TKM_MASKB@>)@>)
 
 m4_dnl # _tkm_avx2_cmem(PTR-EXPR): C's vector at PTR: a plain load when TKM_MASKC is 0, else masked
@@ -126,16 +126,10 @@ m4_ifelse(TKM_DIRECT, 1, <@m4_dnl
 tkm_for(<@TKM_I@>, 0, TKM_MR - 1, <@    const float *TKI_RESTRICT a_<@@>TKM_I = a + (m > TKM_I ? TKM_I : 0) * aux->rsa;
 @>)m4_dnl
 @>)m4_dnl
-    /* C is touched only after the k loop: start fetching its rows now (as the AVX-512 kernel does,
-     * and only for a long k loop, for the same reasons: docs in arch/x86/avx512f) */
-    if (k >= 32) {
-        const float *cp = c;
-        size_t i;
-        for (i = 0; i < m; i++, cp += ldc) {
-tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@            _mm_prefetch((const char *)(cp + m4_eval(TKM_V * 8)), _MM_HINT_T0);
-@>)m4_dnl
-        }
-    }
+m4_dnl # C is fetched inside the k loop (tkm_kloop_late), a one-row tile's before it, as the AVX-512
+m4_dnl # kernels do, for the same reasons (arch/x86/avx512f)
+m4_ifelse(TKM_MR, 1, <@    if (k >= 32)
+tkm_fetch_c(8)@>)m4_dnl
 tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@    const __m256i k_<@@>TKM_V = tki_mask8_avx2fma(n, m4_eval(TKM_V * 8));
 @>)m4_dnl
 tkm_for(<@TKM_I@>, 0, TKM_MR - 1, <@tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@    __m256 tkm_acc(TKM_I, TKM_V) = _mm256_setzero_ps();

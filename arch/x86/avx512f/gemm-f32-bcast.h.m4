@@ -138,29 +138,15 @@ m4_ifelse(TKM_ONEROW, 1, <@            TKI_OPAQUE(b);
         }
 @>)
 
-m4_dnl # _tkm_avx512_fetch_c: C is touched only after the k loop; its rows are fetched inside it, about
-m4_dnl # 512 multiply-adds before its end (tkm_kloop_late; docs/microkernel.md, "Fetching C"). Fetched
-m4_dnl # before the loop, as before, a 6x64 tile swept over 256 columns of B spent 76-77 cycles a tile
-m4_dnl # beyond its FMAs at k = 64 and 128, and 38-39 so (the same with the fetch 12 or 48 steps
-m4_dnl # before the end); the whole calls of the suite's compute-bound shapes gained 1-2%. A loop
-m4_dnl # over the m rows (not unrolled: its count is not a constant) keeps the compiler from holding
-m4_dnl # MR*NV row addresses in registers across the k loop, which made it spill accumulators. Not
-m4_dnl # for a k loop shorter than 32: it has no time to hide the fetch (4x4x4 took 0.90x the time
-m4_dnl # with it, in paired runs).
-m4_define(<@_tkm_avx512_fetch_c@>, <@m4_dnl
-            {
-                const float *cp = c;
-                size_t i;
-                for (i = 0; i < m; i++, cp += ldc) {
-tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@                    _mm_prefetch((const char *)(cp + m4_eval(TKM_V * 16)), _MM_HINT_T0);
-@>)m4_dnl
-                }
-            }
-@>)
+m4_dnl # C is touched only after the k loop; its rows are fetched inside it, about 512 multiply-adds before
+m4_dnl # its end (tkm_fetch_c in tkm_kloop_late; docs/microkernel.md, "Fetching C"). Fetched before the
+m4_dnl # loop, as before, a 6x64 tile swept over 256 columns of B spent 76-77 cycles a tile beyond its
+m4_dnl # FMAs at k = 64 and 128, and 38-39 so; the suite's compute-bound shapes gained 1-2%. Not for a k
+m4_dnl # loop shorter than 32: it has no time to hide the fetch (4x4x4 took 0.90x the time with it).
 
 m4_dnl # _tkm_avx512_loops(MASKB): the unrolled k loop and its tail; MASKB 1 loads B through the masks
 m4_define(<@_tkm_avx512_loops@>, <@m4_pushdef(<@TKM_MASKB@>, <@$1@>)m4_dnl
-m4_ifelse(TKM_ONEROW, 1, <@tkm_kloop(<@_tkm_avx512_step@>)@>, <@tkm_kloop_late(<@_tkm_avx512_step@>, <@_tkm_avx512_fetch_c@>, 512)@>)m4_dnl
+m4_ifelse(TKM_MR, 1, <@tkm_kloop(<@_tkm_avx512_step@>)@>, <@tkm_kloop_late(<@_tkm_avx512_step@>, <@tkm_fetch_c(16)@>, 512)@>)m4_dnl
 m4_popdef(<@TKM_MASKB@>)@>)
 
 m4_dnl # _tkm_avx512_store(EXPR-OF-ROW-I-VECTOR-V): one masked store per accumulator of the valid rows
@@ -221,8 +207,8 @@ tkm_for(<@TKM_I@>, 0, TKM_MR - 1, <@    const float *TKI_RESTRICT a_<@@>TKM_I = 
 @>)m4_dnl
 @>)m4_dnl
 m4_dnl # a one-row tile fetches its row of C before the loop, as all tiles did (measured no better late)
-m4_ifelse(TKM_ONEROW, 1, <@    if (k >= 32)
-_tkm_avx512_fetch_c<@@>@>)m4_dnl
+m4_ifelse(TKM_MR, 1, <@    if (k >= 32)
+tkm_fetch_c(16)@>)m4_dnl
 m4_ifelse(TKM_NV, 1, <@m4_dnl
     if (n <= 8) {
 m4_pushdef(<@TKM_FL@>, <@y@>)_tkm_avx512_body<@@>m4_popdef(<@TKM_FL@>)m4_dnl
