@@ -337,6 +337,8 @@ static void build(project *p, const char *cpus_csv, const char *deflt, const cha
                 }
                 nt = tile_add(tiles, nt, w->mr, w->nr, w->ku, w->pf);
                 if (!w->packa) ndt = tile_add(dtiles, ndt, w->mr, w->nr, w->ku, w->pf);
+                /* and its one-row kernel, which runs a last row tile of one row (ukr_row1) */
+                if (!w->packa && w->mr > 1) ndt = tile_add(dtiles, ndt, 1, w->nr, w->ku, w->pf);
             }
             char one[128];
             snprintf(one, sizeof one, " %s(%08x)", t.cpu, t.hash);
@@ -622,6 +624,8 @@ int main(int argc, char **argv)
                 if (pf && !d->prefetch) die("tile %s: ISA %s has no prefetching kernels", it, d->name);
                 if (tile_vregs(d, mr, nv) > d->vregs) die("tile %s needs more than the %u registers of %s", it, d->vregs, d->name);
                 if (pass) nd = tile_add(dl, nd, mr, d->vla ? nv : nv * d->lanes, ku, pf);
+                /* a direct tile comes with its one-row kernel (ukr_row1), as in a table's header */
+                if (pass && mr > 1) nd = tile_add(dl, nd, 1, d->vla ? nv : nv * d->lanes, ku, pf);
                 else nt = tile_add(tl, nt, mr, d->vla ? nv : nv * d->lanes, ku, pf);
                 if (nt >= 255 || nd >= 255) die("too many tiles");
             }

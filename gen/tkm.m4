@@ -146,17 +146,18 @@ tkm_for(<@TKM_PFO@>, 0, ($1 - 1) / 16, <@            __builtin_prefetch((const c
 @>)            if ((uintptr_t)(b + TKM_PF * ldb) & 63) __builtin_prefetch((const char *)(b + TKM_PF * ldb + m4_eval($1 - 1)), 0, 3);
 @>)@>)
 
-m4_dnl # tkm_fetch_c(LANES): statements that fetch into L1 the lines of the tile's m rows of C (TKM_NV
-m4_dnl # vectors of LANES floats each), for a kernel that touches C only after its k loop: the x86
-m4_dnl # kernels run them inside that loop (tkm_kloop_late; docs/microkernel.md, "Fetching C"). A loop
+m4_dnl # tkm_fetch_c(LANES, LOCALITY): statements that fetch the lines of the tile's m rows of C (TKM_NV
+m4_dnl # vectors of LANES floats each), `__builtin_prefetch` LOCALITY 3 into L1, 2 into L2, for a kernel that
+m4_dnl # touches C only after its k loop: the x86 kernels fetch into L2 before it and into L1 inside it
+m4_dnl # (tkm_kloop_late; docs/microkernel.md, "Fetching C"). A loop
 m4_dnl # over the rows (not unrolled: its count is not a constant) keeps the compiler from holding MR*NV
 m4_dnl # row addresses in registers across the k loop, which made it spill accumulators.
-m4_define(<@tkm_fetch_c@>, <@tkm_nargs(<@tkm_fetch_c@>, 1, $#)m4_dnl
+m4_define(<@tkm_fetch_c@>, <@tkm_nargs(<@tkm_fetch_c@>, 2, $#)m4_dnl
             {
                 const float *cp = c;
                 size_t i;
                 for (i = 0; i < m; i++, cp += ldc) {
-tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@                    __builtin_prefetch((const char *)(cp + m4_eval(TKM_V * $1)), 0, 3);
+tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@                    __builtin_prefetch((const char *)(cp + m4_eval(TKM_V * $1)), 0, $2);
 @>)m4_dnl
                 }
             }

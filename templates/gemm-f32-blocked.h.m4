@@ -25,7 +25,7 @@ static const tki_gemm_cfg tki_gemm_f32_cfgs_<@@>TKM_CPU[TKM_NCFG] = {
 m4_dnl # tkm_gemm_config(ID, MR, NV, KU, MC, NC_PANELS, KC, PACKB, SPLIT, ORDER, PACKA, EVIDENCE, WHERE, PF):
 m4_dnl # PACKA 0 the direct form, 1 packed, 2 the dot form (NV then counts columns)
 m4_define(<@tkm_gemm_config@>, <@tkm_nargs(<@tkm_gemm_config@>, 14, $#)m4_dnl
-    {m4_ifelse($11, 2, <@tkm_ukr_dot_name($2, $3, $4), 0, 0@>, <@tkm_ukr_name($2, $3, $4, $14), m4_ifelse($11, 0, <@tkm_ukr_direct_name($2, $3, $4, $14), tkm_ukr_sweep_name($2, $3, $4, $14)@>, <@0, 0@>)@>), $2, $3, $4, $5, $6, $7, $8, m4_ifelse($9, m, 0x6d, 0x6e), m4_ifelse($10, m, 0x6d, 0x6e), m4_ifelse($11, 2, 1, 0)}, /* $1: $12, $13 */@>)
+    {m4_ifelse($11, 2, <@tkm_ukr_dot_name($2, $3, $4), 0, 0@>, <@tkm_ukr_name($2, $3, $4, $14), m4_ifelse($11, 0, <@tkm_ukr_direct_name($2, $3, $4, $14), tkm_ukr_sweep_name($2, $3, $4, $14)@>, <@0, 0@>)@>), $2, $3, $4, $5, $6, $7, $8, m4_ifelse($9, m, 0x6d, 0x6e), m4_ifelse($10, m, 0x6d, 0x6e), m4_ifelse($11, 2, 1, 0), m4_ifelse($11/m4_eval($2 > 1), 0/1, <@tkm_ukr_direct_name(1, $3, $4, $14), tkm_ukr_sweep_name(1, $3, $4, $14)@>, <@0, 0@>)}, /* $1: $12, $13 */@>)
 
 m4_dnl # tkm_gemm_select_begin ... tkm_gemm_select_end: the decision tree over the rows that are not
 m4_dnl # exact shapes, which tkgen computes (gen/tkgen.c, emit_tree): tkm_gemm_split(DEPTH, VAR, AT)
@@ -288,8 +288,8 @@ m4_ifelse(TKM_ISA_DOT, 1, <@m4_dnl
                     for (t = 0; t < ni; t++) {
                         const size_t ir = t * mr, mrows = tki_min(mr, mcur - ir);
                         float *ct = g->c + (ic + ir) * g->ldc + jc;
-                        cfg->ukr_sweep(kcur, g->a + (ic + ir) * g->lda + pc, g->b + pc * g->ldb + jc, g->ldb, ct, g->ldc,
-                                       mrows, ncur, &aux);
+                        (mrows == 1 && cfg->ukr_row1_sweep ? cfg->ukr_row1_sweep : cfg->ukr_sweep)(
+                            kcur, g->a + (ic + ir) * g->lda + pc, g->b + pc * g->ldb + jc, g->ldb, ct, g->ldc, mrows, ncur, &aux);
                         if (last) tki_act_tile(ct, g->ldc, mrows, ncur, g->epi, g->lo, g->hi);
                     }
                     continue;
@@ -315,8 +315,11 @@ m4_ifelse(TKM_ISA_DOT, 1, <@m4_dnl
                         ldb = g->ldb;
                     }
                     aux.bias = last && g->bias ? g->bias + jc + jr : NULL;
+                    /* a last row tile of one row runs the one-row kernel: an MR-row one would compute MR
+                     * rows for it (docs/microkernel.md, "A last row of one") */
                     if (direct_a)
-                        cfg->ukr_direct(kcur, g->a + (ic + ir) * g->lda + pc, bp, ldb, ct, g->ldc, mrows, ncols, &aux);
+                        (mrows == 1 && cfg->ukr_row1 ? cfg->ukr_row1 : cfg->ukr_direct)(
+                            kcur, g->a + (ic + ir) * g->lda + pc, bp, ldb, ct, g->ldc, mrows, ncols, &aux);
                     else
                         cfg->ukr(kcur, pa + it * kcur * mr, bp, ldb, ct, g->ldc, mrows, ncols, &aux);
                     if (last) tki_act_tile(ct, g->ldc, mrows, ncols, g->epi, g->lo, g->hi);

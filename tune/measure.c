@@ -57,7 +57,7 @@ static int write_source(const char *path, const char *sym, const char *isa, int 
                 exact, sym);
     }
     /* the kernels of the configuration on the command line (generic probe), or its row (exact) */
-    char lookup[400];
+    char lookup[1024];
     if (exact)
         snprintf(lookup, sizeof lookup,
                  "    row = row_of(&cfg, pf, packa);\n"
@@ -68,7 +68,10 @@ static int write_source(const char *path, const char *sym, const char *isa, int 
                  "    cfg.dot = packa == 2; /* the dot form: its own kernel list, nv counts columns */\n"
                  "    cfg.ukr = find(cfg.dot ? dot : packed, mr, nv, ku, pf); cfg.ukr_direct = packa ? 0 : find(direct, mr, nv, ku, pf);\n"
                  "    cfg.ukr_sweep = packa ? 0 : find(sweep, mr, nv, ku, pf);\n"
-                 "    if (!cfg.ukr || (!packa && (!cfg.ukr_direct || !cfg.ukr_sweep))) return 3;\n");
+                 "    cfg.ukr_row1 = packa || mr < 2 ? 0 : find(direct, 1, nv, ku, pf);\n"
+                 "    cfg.ukr_row1_sweep = packa || mr < 2 ? 0 : find(sweep, 1, nv, ku, pf);\n"
+                 "    if (!cfg.ukr || (!packa && (!cfg.ukr_direct || !cfg.ukr_sweep))) return 3;\n"
+                 "    if (!packa && mr > 1 && (!cfg.ukr_row1 || !cfg.ukr_row1_sweep)) return 3;\n");
     if (exact) {
         /* the plain instance, as tk_gemm_f32 runs it: the descriptor instance that the probe timed
          * until session 12 folds less (16x16x16 on the Zen 5: ku 16 lost to ku 4 there, 150 against

@@ -14,8 +14,8 @@
 /* One entry per table row, in row order; the decision tree below returns the index. */
 static const tki_gemm_cfg tki_gemm_f32_cfgs_generic[2] = {
 
-    {tki_ukr_gemm_f32_4x4_scalar_bcast_u1, 0, 0, 4, 4, 1, 64, 64, 256, 1, 0x6e, 0x6e, 0}, /* 0: modelled, tuning_tables/generic/generic.tkt:18 */
-    {tki_ukr_gemm_f32_4x4_scalar_bcast_u1, 0, 0, 4, 4, 1, 64, 64, 256, 1, 0x6e, 0x6e, 0}, /* 1: modelled, tuning_tables/generic/generic.tkt:19 */
+    {tki_ukr_gemm_f32_4x4_scalar_bcast_u1, 0, 0, 4, 4, 1, 64, 64, 256, 1, 0x6e, 0x6e, 0, 0, 0}, /* 0: modelled, tuning_tables/generic/generic.tkt:18 */
+    {tki_ukr_gemm_f32_4x4_scalar_bcast_u1, 0, 0, 4, 4, 1, 64, 64, 256, 1, 0x6e, 0x6e, 0, 0, 0}, /* 1: modelled, tuning_tables/generic/generic.tkt:19 */
 };
 
 /* The row of a shape that matches no exact-shape row: the first of the other rows that contains
@@ -156,8 +156,8 @@ static inline  void tki_gemm_f32_blocked_generic(const tki_gemm_cfg *cfg, const 
                     for (t = 0; t < ni; t++) {
                         const size_t ir = t * mr, mrows = tki_min(mr, mcur - ir);
                         float *ct = g->c + (ic + ir) * g->ldc + jc;
-                        cfg->ukr_sweep(kcur, g->a + (ic + ir) * g->lda + pc, g->b + pc * g->ldb + jc, g->ldb, ct, g->ldc,
-                                       mrows, ncur, &aux);
+                        (mrows == 1 && cfg->ukr_row1_sweep ? cfg->ukr_row1_sweep : cfg->ukr_sweep)(
+                            kcur, g->a + (ic + ir) * g->lda + pc, g->b + pc * g->ldb + jc, g->ldb, ct, g->ldc, mrows, ncur, &aux);
                         if (last) tki_act_tile(ct, g->ldc, mrows, ncur, g->epi, g->lo, g->hi);
                     }
                     continue;
@@ -183,8 +183,11 @@ static inline  void tki_gemm_f32_blocked_generic(const tki_gemm_cfg *cfg, const 
                         ldb = g->ldb;
                     }
                     aux.bias = last && g->bias ? g->bias + jc + jr : NULL;
+                    /* a last row tile of one row runs the one-row kernel: an MR-row one would compute MR
+                     * rows for it (docs/microkernel.md, "A last row of one") */
                     if (direct_a)
-                        cfg->ukr_direct(kcur, g->a + (ic + ir) * g->lda + pc, bp, ldb, ct, g->ldc, mrows, ncols, &aux);
+                        (mrows == 1 && cfg->ukr_row1 ? cfg->ukr_row1 : cfg->ukr_direct)(
+                            kcur, g->a + (ic + ir) * g->lda + pc, bp, ldb, ct, g->ldc, mrows, ncols, &aux);
                     else
                         cfg->ukr(kcur, pa + it * kcur * mr, bp, ldb, ct, g->ldc, mrows, ncols, &aux);
                     if (last) tki_act_tile(ct, g->ldc, mrows, ncols, g->epi, g->lo, g->hi);

@@ -92,7 +92,7 @@ tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@                $1
 
 m4_dnl # _tkm_avx2_loops(MASKB): the unrolled k loop and its tail; MASKB 1 loads B through the masks
 m4_define(<@_tkm_avx2_loops@>, <@m4_pushdef(<@TKM_MASKB@>, <@$1@>)m4_dnl
-m4_ifelse(TKM_MR, 1, <@tkm_kloop(<@_tkm_avx2_step@>)@>, <@tkm_kloop_late(<@_tkm_avx2_step@>, <@tkm_fetch_c(8)@>, 512)@>)m4_dnl
+tkm_kloop(<@_tkm_avx2_step@>)m4_dnl
 m4_popdef(<@TKM_MASKB@>)@>)
 
 m4_dnl # _tkm_avx2_cmem(PTR-EXPR): C's vector at PTR: a plain load when TKM_MASKC is 0, else masked
@@ -126,10 +126,11 @@ m4_ifelse(TKM_DIRECT, 1, <@m4_dnl
 tkm_for(<@TKM_I@>, 0, TKM_MR - 1, <@    const float *TKI_RESTRICT a_<@@>TKM_I = a + (m > TKM_I ? TKM_I : 0) * aux->rsa;
 @>)m4_dnl
 @>)m4_dnl
-m4_dnl # C is fetched inside the k loop (tkm_kloop_late), a one-row tile's before it, as the AVX-512
-m4_dnl # kernels do, for the same reasons (arch/x86/avx512f)
-m4_ifelse(TKM_MR, 1, <@    if (k >= 32)
-tkm_fetch_c(8)@>)m4_dnl
+m4_dnl # C is touched only after the k loop: its rows are fetched into L1 before it, only for a long k
+m4_dnl # loop. (The AVX-512 kernels fetch into L2 there and into L1 late in the loop; here neither the late
+m4_dnl # fetch alone, 0.98-1.06x, nor both, 0.82-0.93x in a noisy hour, were worth it: docs/microkernel.md.)
+    if (k >= 32)
+tkm_fetch_c(8, 3)m4_dnl
 tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@    const __m256i k_<@@>TKM_V = tki_mask8_avx2fma(n, m4_eval(TKM_V * 8));
 @>)m4_dnl
 tkm_for(<@TKM_I@>, 0, TKM_MR - 1, <@tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@    __m256 tkm_acc(TKM_I, TKM_V) = _mm256_setzero_ps();

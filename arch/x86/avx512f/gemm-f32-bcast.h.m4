@@ -138,15 +138,16 @@ m4_ifelse(TKM_ONEROW, 1, <@            TKI_OPAQUE(b);
         }
 @>)
 
-m4_dnl # C is touched only after the k loop; its rows are fetched inside it, about 512 multiply-adds before
-m4_dnl # its end (tkm_fetch_c in tkm_kloop_late; docs/microkernel.md, "Fetching C"). Fetched before the
-m4_dnl # loop, as before, a 6x64 tile swept over 256 columns of B spent 76-77 cycles a tile beyond its
-m4_dnl # FMAs at k = 64 and 128, and 38-39 so; the suite's compute-bound shapes gained 1-2%. Not for a k
-m4_dnl # loop shorter than 32: it has no time to hide the fetch (4x4x4 took 0.90x the time with it).
+m4_dnl # C is touched only after the k loop: a multi-row tile fetches its rows into L2 before the loop and
+m4_dnl # into L1 about 512 multiply-adds before its end (tkm_fetch_c, tkm_kloop_late; docs/microkernel.md,
+m4_dnl # "Fetching C"). Fetched into L1 before the loop, as before, a 6x64 tile swept over 256 columns of B
+m4_dnl # spent 76-77 cycles a tile beyond its FMAs at k = 64 and 128, and 38-39 late; late only, the
+m4_dnl # shapes whose C lives in L3 lost 2-7%. Not for a k loop shorter than 32: it has no time to hide
+m4_dnl # the fetch (4x4x4 took 0.90x the time with it).
 
 m4_dnl # _tkm_avx512_loops(MASKB): the unrolled k loop and its tail; MASKB 1 loads B through the masks
 m4_define(<@_tkm_avx512_loops@>, <@m4_pushdef(<@TKM_MASKB@>, <@$1@>)m4_dnl
-m4_ifelse(TKM_MR, 1, <@tkm_kloop(<@_tkm_avx512_step@>)@>, <@tkm_kloop_late(<@_tkm_avx512_step@>, <@tkm_fetch_c(16)@>, 512)@>)m4_dnl
+m4_ifelse(TKM_MR, 1, <@tkm_kloop(<@_tkm_avx512_step@>)@>, <@tkm_kloop_late(<@_tkm_avx512_step@>, <@tkm_fetch_c(16, 3)@>, 512)@>)m4_dnl
 m4_popdef(<@TKM_MASKB@>)@>)
 
 m4_dnl # _tkm_avx512_store(EXPR-OF-ROW-I-VECTOR-V): one masked store per accumulator of the valid rows
@@ -206,9 +207,9 @@ m4_ifelse(TKM_DIRECT, 1, <@m4_dnl
 tkm_for(<@TKM_I@>, 0, TKM_MR - 1, <@    const float *TKI_RESTRICT a_<@@>TKM_I = a + (m > TKM_I ? TKM_I : 0) * aux->rsa;
 @>)m4_dnl
 @>)m4_dnl
-m4_dnl # a one-row tile fetches its row of C before the loop, as all tiles did (measured no better late)
-m4_ifelse(TKM_MR, 1, <@    if (k >= 32)
-tkm_fetch_c(16)@>)m4_dnl
+m4_dnl # before the k loop: C into L2, whose latency a deep tile hides (a one-row tile: into L1, and not again)
+    if (k >= 32)
+tkm_fetch_c(16, m4_ifelse(TKM_MR, 1, 3, 2))m4_dnl
 m4_ifelse(TKM_NV, 1, <@m4_dnl
     if (n <= 8) {
 m4_pushdef(<@TKM_FL@>, <@y@>)_tkm_avx512_body<@@>m4_popdef(<@TKM_FL@>)m4_dnl
