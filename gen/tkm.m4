@@ -80,9 +80,8 @@ m4_dnl # sweep runs its full tiles in an inlined copy of the kernel (EMIT again,
 m4_dnl # the constant NR. Tiles of several rows keep the call: inlined, with n constant GCC turns their
 m4_dnl # masked B loads into memory operands of every row's FMA (4x48 at 4x4096x4096: 0.82x the speed),
 m4_dnl # and with n opaque they still ran 0.91-0.97x (M = 4 decode shapes, alternating runs).
-m4_dnl # The call goes through a pointer the compiler cannot see into: a direct call was inlined as
-m4_dnl # soon as the kernel's k loop changed shape (session 26: 4-row decode shapes at 0.89x, cold,
-m4_dnl # docs/microkernel.md "Fetching C").
+m4_dnl # (Session 26: with the k loop of tkm_kloop_late GCC inlines 4x48 into its sweep anyway, and the
+m4_dnl # 4-row decode shapes read 0.96-1.00x; a call through an opaque pointer read 0.84-0.85x.)
 m4_define(<@tkm_ukr_sweep@>, <@tkm_nargs(<@tkm_ukr_sweep@>, 5, $#)m4_ifdef(<@_tkm_have_@>tkm_ukr_sweep_name($2, $3, $4, $5), <@@>,
 <@m4_define(<@_tkm_have_@>tkm_ukr_sweep_name($2, $3, $4, $5))m4_dnl
 m4_pushdef(<@_tkm_sweep_tile@>, m4_ifelse($2, 1, <@tkm_ukr_direct_name($2, $3, $4, $5)<@@>_tile@>, <@tkm_ukr_direct_name($2, $3, $4, $5)@>))m4_dnl
@@ -94,12 +93,9 @@ static inline TKM_TARGET void tkm_ukr_sweep_name($2, $3, $4, $5)(TKI_UKR_PARAMS)
     const size_t nr = (size_t)$3 * (tkm_vl_f32);
     tki_ukr_aux tile = *aux;
     size_t j = 0;
-m4_ifelse($2, 1, <@@>, <@    tki_ukr_fn tile_fn = _tkm_sweep_tile;
-    TKI_OPAQUE(tile_fn);
-@>)m4_dnl
     for (; j + nr <= n; j += nr) {
         tile.bias = aux->bias ? aux->bias + j : NULL;
-        m4_ifelse($2, 1, <@_tkm_sweep_tile<@@>@>, <@tile_fn@>)(k, a, b + j, ldb, c + j, ldc, m, nr, &tile);
+        _tkm_sweep_tile<@@>(k, a, b + j, ldb, c + j, ldc, m, nr, &tile);
     }
     if (j < n) {
         tile.bias = aux->bias ? aux->bias + j : NULL;
