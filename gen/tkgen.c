@@ -226,6 +226,14 @@ static int tile_add(tile *ts, int n, unsigned mr, unsigned nr, unsigned ku, unsi
     return n + 1;
 }
 
+/* A direct tile and, where it has several rows, the one-row direct kernel of its columns, which runs a
+ * last row tile of one row (ukr_row1): a table's header and a probe's hold both. */
+static int direct_add(tile *ts, int n, unsigned mr, unsigned nr, unsigned ku, unsigned pf)
+{
+    n = tile_add(ts, n, mr, nr, ku, pf);
+    return mr > 1 ? tile_add(ts, n, 1, nr, ku, pf) : n;
+}
+
 static const char *rel(const char *path)
 {
     size_t l = strlen(g_root);
@@ -336,9 +344,7 @@ static void build(project *p, const char *cpus_csv, const char *deflt, const cha
                     continue;
                 }
                 nt = tile_add(tiles, nt, w->mr, w->nr, w->ku, w->pf);
-                if (!w->packa) ndt = tile_add(dtiles, ndt, w->mr, w->nr, w->ku, w->pf);
-                /* and its one-row kernel, which runs a last row tile of one row (ukr_row1) */
-                if (!w->packa && w->mr > 1) ndt = tile_add(dtiles, ndt, 1, w->nr, w->ku, w->pf);
+                if (!w->packa) ndt = direct_add(dtiles, ndt, w->mr, w->nr, w->ku, w->pf);
             }
             char one[128];
             snprintf(one, sizeof one, " %s(%08x)", t.cpu, t.hash);
@@ -623,9 +629,7 @@ int main(int argc, char **argv)
                     die("bad tile '%s' (want MRxNVxKU or MRxNVxKUpPF, NV in vectors)", it);
                 if (pf && !d->prefetch) die("tile %s: ISA %s has no prefetching kernels", it, d->name);
                 if (tile_vregs(d, mr, nv) > d->vregs) die("tile %s needs more than the %u registers of %s", it, d->vregs, d->name);
-                if (pass) nd = tile_add(dl, nd, mr, d->vla ? nv : nv * d->lanes, ku, pf);
-                /* a direct tile comes with its one-row kernel (ukr_row1), as in a table's header */
-                if (pass && mr > 1) nd = tile_add(dl, nd, 1, d->vla ? nv : nv * d->lanes, ku, pf);
+                if (pass) nd = direct_add(dl, nd, mr, d->vla ? nv : nv * d->lanes, ku, pf);
                 else nt = tile_add(tl, nt, mr, d->vla ? nv : nv * d->lanes, ku, pf);
                 if (nt >= 255 || nd >= 255) die("too many tiles");
             }

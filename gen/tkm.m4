@@ -25,7 +25,9 @@ m4_define(<@tkm_kloop@>, <@tkm_nargs(<@tkm_kloop@>, 1, $#)m4_dnl
     for (; p < k - k % TKM_KU; p += TKM_KU) {
 tkm_for(<@TKM_U@>, 1, TKM_KU, <@$1@>)m4_dnl
     }
-    for (; p < k; p++) {
+_tkm_ktail(<@$1@>)@>)
+m4_dnl # _tkm_ktail(STEP): the leftover k steps after an unrolled k loop, one at a time
+m4_define(<@_tkm_ktail@>, <@    for (; p < k; p++) {
 m4_pushdef(<@TKM_U@>, 1)$1<@@>m4_popdef(<@TKM_U@>)    }
 @>)
 
@@ -46,8 +48,7 @@ $2<@@>m4_dnl
 tkm_for(<@TKM_U@>, 1, TKM_KU, <@$1@>)m4_dnl
         }
     }
-    for (; p < k; p++) {
-m4_pushdef(<@TKM_U@>, 1)$1<@@>m4_popdef(<@TKM_U@>)    }
+_tkm_ktail(<@$1@>)m4_dnl
 m4_popdef(<@_tkm_late_d@>)@>)
 
 m4_dnl # tkm_pf_suffix(PF): the kernel-name suffix of a B prefetch distance: none for 0 (or none given),
@@ -145,9 +146,9 @@ tkm_for(<@TKM_PFO@>, 0, ($1 - 1) / 16, <@            __builtin_prefetch((const c
 m4_dnl # tkm_fetch_c(LANES, LOCALITY): statements that fetch the lines of the tile's m rows of C (TKM_NV
 m4_dnl # vectors of LANES floats each), `__builtin_prefetch` LOCALITY 3 into L1, 2 into L2, for a kernel that
 m4_dnl # touches C only after its k loop: the x86 kernels fetch into L2 before it and into L1 inside it
-m4_dnl # (tkm_kloop_late; docs/microkernel.md, "Fetching C"). A loop
-m4_dnl # over the rows (not unrolled: its count is not a constant) keeps the compiler from holding MR*NV
-m4_dnl # row addresses in registers across the k loop, which made it spill accumulators.
+m4_dnl # (tkm_kloop_late; docs/microkernel.md, "Fetching C"). A loop over the rows (not unrolled: its
+m4_dnl # count is not a constant) keeps the compiler from holding MR*NV row addresses in registers across
+m4_dnl # the k loop, which made it spill accumulators.
 m4_define(<@tkm_fetch_c@>, <@tkm_nargs(<@tkm_fetch_c@>, 2, $#)m4_dnl
             {
                 const float *cp = c;
