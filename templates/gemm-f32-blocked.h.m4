@@ -193,7 +193,7 @@ m4_ifdef(<@tkm_pack_t_name@>, <@m4_dnl
  * Every element is one kernel's dot product per k block, whatever tile or part it falls in. */
 static inline TKM_TARGET void tki_gemm_f32_dot_<@@>TKM_CPU<@@>(const tki_gemm_cfg *cfg, const tki_gemm_args *g,
                                                   size_t i0, size_t i1, size_t j0, size_t j1,
-                                                  float *ws, size_t ws_floats)
+                                                  float *ws, size_t ws_floats, int fixed)
 {
     const size_t mr = cfg->mr, nb = cfg->nv;
     const size_t kc = tki_min(cfg->kc, g->k), mc = tki_min(cfg->mc, tki_round_up(g->m, mr));
@@ -217,13 +217,13 @@ static inline TKM_TARGET void tki_gemm_f32_dot_<@@>TKM_CPU<@@>(const tki_gemm_cf
                 const size_t mcur = tki_min(mc, i1 - ic);
                 const size_t nj = (ncur + nb - 1) / nb, ni = (mcur + mr - 1) / mr;
                 const float *ap = a_copy ? pa : g->a + ic * g->lda + pc;
-                size_t t;
+                size_t t, to = 0, ti = 0;
                 aux.rsa = a_copy ? ld : g->lda;
                 if (a_copy) tki_gemm_f32_pack_cols_<@@>TKM_CPU<@@>(g->a + pc * g->lda + ic, g->lda, kcur, mcur, ld, pa);
                 /* order 'n': the tile's B columns stay in L1 across the row tiles; 'm': its A rows */
                 for (t = 0; t < nj * ni; t++) {
-                    const size_t jt = cfg->order == 0x6d ? t % nj : t / ni;
-                    const size_t it = cfg->order == 0x6d ? t / nj : t % ni;
+                    size_t jt, it;
+                    tki_tile_at(t, nj, ni, cfg->order, fixed, &to, &ti, &jt, &it);
                     const size_t jr = jt * nb, ir = it * mr;
                     const size_t ncols = tki_min(nb, ncur - jr), mrows = tki_min(mr, mcur - ir);
                     float *ct = g->c + (ic + ir) * g->ldc + jc + jr;
@@ -239,10 +239,11 @@ static inline TKM_TARGET void tki_gemm_f32_dot_<@@>TKM_CPU<@@>(const tki_gemm_cf
 @>)m4_dnl
 /* The five loops (BLIS order jc, pc, ic, jr, ir) over rows [i0, i1) and columns [j0, j1).
  * ws holds ws_floats floats; nc shrinks to fit it (only the static buffer can be short, on a
- * vector-length-agnostic machine wider than the table assumed). */
+ * vector-length-agnostic machine wider than the table assumed). fixed: 1 from an exact-shape instance,
+ * whose shape is a constant (tki_tile_at). */
 static inline TKM_TARGET void tki_gemm_f32_blocked_<@@>TKM_CPU<@@>(const tki_gemm_cfg *cfg, const tki_gemm_args *g,
                                                       size_t i0, size_t i1, size_t j0, size_t j1,
-                                                      float *ws, size_t ws_floats)
+                                                      float *ws, size_t ws_floats, int fixed)
 {
     const size_t mr = cfg->mr, nr = (size_t)cfg->nv * (tkm_vl_f32);
     const size_t kc = tki_min(cfg->kc, g->k), mc = tki_min(cfg->mc, tki_round_up(g->m, mr));
@@ -254,7 +255,7 @@ static inline TKM_TARGET void tki_gemm_f32_blocked_<@@>TKM_CPU<@@>(const tki_gem
     float *pa = ws, *pb = ws + pa_floats;
 m4_ifelse(TKM_ISA_DOT, 1, <@m4_dnl
     if (cfg->dot) {
-        tki_gemm_f32_dot_<@@>TKM_CPU<@@>(cfg, g, i0, i1, j0, j1, ws, ws_floats);
+        tki_gemm_f32_dot_<@@>TKM_CPU<@@>(cfg, g, i0, i1, j0, j1, ws, ws_floats, fixed);
         return;
     }
 @>)m4_dnl
@@ -278,7 +279,7 @@ m4_ifelse(TKM_ISA_DOT, 1, <@m4_dnl
             for (ic = i0; ic < i1; ic += mc) {
                 const size_t mcur = tki_min(mc, i1 - ic);
                 const size_t nj = (ncur + nr - 1) / nr, ni = (mcur + mr - 1) / mr;
-                size_t t;
+                size_t t, to = 0, ti = 0;
                 if (!direct_a) tki_gemm_f32_pack_a_<@@>TKM_CPU<@@>(g, ic, mcur, pc, kcur, mr, pa);
                 if (direct_a && direct_b && cfg->ukr_sweep && (ni == 1 || cfg->order == 0x6d)) {
                     /* the loop below runs each row tile's column tiles one after another here: one
@@ -297,8 +298,8 @@ m4_ifelse(TKM_ISA_DOT, 1, <@m4_dnl
                 /* order 'n': B micro-panel stays in L1 across the row tiles (BLIS); order 'm': the
                  * A micro-panel stays in L1 while B micro-panels stream from L2 */
                 for (t = 0; t < nj * ni; t++) {
-                    const size_t jt = cfg->order == 0x6d ? t % nj : t / ni;
-                    const size_t it = cfg->order == 0x6d ? t / nj : t % ni;
+                    size_t jt, it;
+                    tki_tile_at(t, nj, ni, cfg->order, fixed, &to, &ti, &jt, &it);
                     const size_t jr = jt * nr, ir = it * mr;
                     const size_t ncols = tki_min(nr, ncur - jr), mrows = tki_min(mr, mcur - ir);
                     float *ct = g->c + (ic + ir) * g->ldc + jc + jr;
@@ -359,7 +360,7 @@ static inline TKM_TARGET void tki_gemm_f32_part_<@@>TKM_CPU<@@>(const tki_gemm_c
         return;
     }
     if (tki_gemm_f32_tile1_<@@>TKM_CPU<@@>(cfg, g, i0, i1, j0, j1)) return;
-    tki_gemm_f32_blocked_<@@>TKM_CPU<@@>(cfg, g, i0, i1, j0, j1, ws, ws_floats);
+    tki_gemm_f32_blocked_<@@>TKM_CPU<@@>(cfg, g, i0, i1, j0, j1, ws, ws_floats, 0);
 }
 static inline TKI_UNUSED size_t tki_gemm_f32_workspace_size_<@@>TKM_CPU<@@>(const tk_gemm_desc *d)
 {
@@ -453,7 +454,7 @@ m4_ifelse(m4_eval($4 > $7), 1, <@m4_dnl
     /* a one-tile shape only misses the single-tile path when an operand is transposed: leave that
      * to the generic driver, so this instance stays a single kernel call (no frame, no spills) */
     if ($2 <= cfg->mr && $3 <= (size_t)cfg->nv * (tkm_vl_f32) && $4 <= cfg->kc && cfg->ukr_direct) return 0;
-    tki_gemm_f32_blocked_<@@>TKM_CPU<@@>(cfg, &g, 0, $2, 0, $3, ws, ws_floats);
+    tki_gemm_f32_blocked_<@@>TKM_CPU<@@>(cfg, &g, 0, $2, 0, $3, ws, ws_floats, 1);
     return 1;
 }
 static TKI_UNUSED TKI_FLATTEN TKM_TARGET int tki_gemm_f32_exact_<@@>TKM_CPU<@@>_$1(const tk_gemm_desc *d0, tk_status *st)

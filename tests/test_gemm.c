@@ -155,6 +155,49 @@ static void plain_exact(const char *cpu, plain_fn plain, size_t m, size_t n, siz
     }
 }
 
+typedef void (*part_fn)(const tki_gemm_cfg *, const tki_gemm_args *, size_t, size_t, float *, size_t);
+typedef tk_status (*pick_fn)(const tki_gemm_cfg *, const tk_gemm_desc *, const tki_gemm_args *, float **, size_t *);
+typedef size_t (*nr_fn)(const tki_gemm_cfg *);
+
+/* Row r's configuration with its tiles walked in both orders: 'n' (row tiles inner) and 'm' (column
+ * tiles inner), which no committed table uses, so only this reaches it. Blocks of two row tiles and
+ * two column tiles (where B is packed) and depths of at most 16 make several of each block, each
+ * with tiles in both directions; ragged edges everywhere. Small-integer
+ * inputs make every sum exact: both orders must equal the reference, and each other bit for bit. */
+static void both_orders(const char *cpu, size_t r, const tki_gemm_cfg *row, part_fn part, pick_fn pick, nr_fn nrf)
+{
+    tki_gemm_cfg cfg = *row;
+    tk_gemm_desc d;
+    tki_gemm_args g;
+    float *a, *b, *want, *got[2], *ws;
+    size_t m, n, k, i, ws_floats, bad;
+    int nothing, o;
+    cfg.mc = 2 * cfg.mr;
+    cfg.kc = cfg.kc < 16 ? cfg.kc : 16;
+    cfg.ncp = 2;
+    m = 4 * (size_t)cfg.mr + 1, n = 4 * nrf(&cfg) + 3, k = 2 * (size_t)cfg.kc + 3;
+    a = tkt_alloc(m * k), b = tkt_alloc(k * n), want = tkt_alloc(m * n);
+    got[0] = tkt_alloc(m * n), got[1] = tkt_alloc(m * n);
+    for (i = 0; i < m * k; i++) a[i] = tkt_smallint();
+    for (i = 0; i < k * n; i++) b[i] = tkt_smallint();
+    tki_gemm_desc_plain(&d, TK_NO_TRANS, TK_NO_TRANS, m, n, k, 1.0f, a, k, b, n, 0.0f, want, n);
+    tk_ref_gemm_f32(&d);
+    for (o = 0; o < 2; o++) {
+        d.c = got[o];
+        cfg.order = o ? 0x6d : 0x6e;
+        if (tki_gemm_check(&d, &g, &nothing) != TK_OK || nothing || pick(&cfg, &d, &g, &ws, &ws_floats) != TK_OK) {
+            TKT_CHECK(0, "%s row %zu: the call was refused", cpu, r);
+            continue;
+        }
+        part(&cfg, &g, 0, 1, ws, ws_floats);
+        for (bad = 0, i = 0; i < m * n; i++) bad += got[o][i] != want[i];
+        TKT_CHECK(bad == 0, "%s row %zu order %c (%ux%u, %zux%zux%zu): %zu elements differ from the reference", cpu, r,
+                  o ? 'm' : 'n', cfg.mr, cfg.nv, m, n, k, bad);
+    }
+    TKT_CHECK(!memcmp(got[0], got[1], m * n * sizeof(float)), "%s row %zu: the orders differ", cpu, r);
+    free(a), free(b), free(want), free(got[0]), free(got[1]);
+}
+
 static void run_cpu(const char *cpu, ex_fn ex, plain_fn plain, ws_fn wsz, const size_t *exact_shapes, size_t nexact)
 {
     static const size_t special[] = {1, 2, 3, 4, 5, 7, 8, 13, 16, 17, 31, 32, 33, 48, 64, 65, 97, 128};
@@ -192,9 +235,13 @@ static void run_cpu(const char *cpu, ex_fn ex, plain_fn plain, ws_fn wsz, const 
 #define TKT_SHAPE(m, n, k) m, n, k,
 #define TKT_CPU_RUN(sym, token, isa)                                                                      \
     if (runnable_##isa) {                                                                                 \
+        size_t r_;                                                                                        \
         static const size_t exact_##sym[] = {TKI_GEMM_F32_EXACT_SHAPES_##sym(TKT_SHAPE) 0};               \
         run_cpu(token, tki_gemm_f32_ex_##sym, tki_gemm_f32_plain_##sym, tki_gemm_f32_workspace_size_##sym, exact_##sym,            \
                 sizeof exact_##sym / sizeof exact_##sym[0] / 3);                                          \
+        for (r_ = 0; r_ < sizeof tki_gemm_f32_cfgs_##sym / sizeof tki_gemm_f32_cfgs_##sym[0]; r_++)                \
+            both_orders(token, r_, &tki_gemm_f32_cfgs_##sym[r_], tki_gemm_f32_part_##sym, tki_gemm_f32_ws_pick_##sym, \
+                        tki_gemm_f32_nr_##sym);                                                            \
     } else printf("cpu %s: skipped, this CPU cannot run %s\n", token, #isa);
 #define TKT_ISA_FLAG(isa, runnable) int runnable_##isa = (runnable);
 

@@ -113,10 +113,11 @@ static inline size_t tki_gemm_f32_ws_need_generic(const tki_gemm_cfg *cfg, size_
 
 /* The five loops (BLIS order jc, pc, ic, jr, ir) over rows [i0, i1) and columns [j0, j1).
  * ws holds ws_floats floats; nc shrinks to fit it (only the static buffer can be short, on a
- * vector-length-agnostic machine wider than the table assumed). */
+ * vector-length-agnostic machine wider than the table assumed). fixed: 1 from an exact-shape instance,
+ * whose shape is a constant (tki_tile_at). */
 static inline  void tki_gemm_f32_blocked_generic(const tki_gemm_cfg *cfg, const tki_gemm_args *g,
                                                       size_t i0, size_t i1, size_t j0, size_t j1,
-                                                      float *ws, size_t ws_floats)
+                                                      float *ws, size_t ws_floats, int fixed)
 {
     const size_t mr = cfg->mr, nr = (size_t)cfg->nv * (1);
     const size_t kc = tki_min(cfg->kc, g->k), mc = tki_min(cfg->mc, tki_round_up(g->m, mr));
@@ -146,7 +147,7 @@ static inline  void tki_gemm_f32_blocked_generic(const tki_gemm_cfg *cfg, const 
             for (ic = i0; ic < i1; ic += mc) {
                 const size_t mcur = tki_min(mc, i1 - ic);
                 const size_t nj = (ncur + nr - 1) / nr, ni = (mcur + mr - 1) / mr;
-                size_t t;
+                size_t t, to = 0, ti = 0;
                 if (!direct_a) tki_gemm_f32_pack_a_generic(g, ic, mcur, pc, kcur, mr, pa);
                 if (direct_a && direct_b && cfg->ukr_sweep && (ni == 1 || cfg->order == 0x6d)) {
                     /* the loop below runs each row tile's column tiles one after another here: one
@@ -165,8 +166,8 @@ static inline  void tki_gemm_f32_blocked_generic(const tki_gemm_cfg *cfg, const 
                 /* order 'n': B micro-panel stays in L1 across the row tiles (BLIS); order 'm': the
                  * A micro-panel stays in L1 while B micro-panels stream from L2 */
                 for (t = 0; t < nj * ni; t++) {
-                    const size_t jt = cfg->order == 0x6d ? t % nj : t / ni;
-                    const size_t it = cfg->order == 0x6d ? t / nj : t % ni;
+                    size_t jt, it;
+                    tki_tile_at(t, nj, ni, cfg->order, fixed, &to, &ti, &jt, &it);
                     const size_t jr = jt * nr, ir = it * mr;
                     const size_t ncols = tki_min(nr, ncur - jr), mrows = tki_min(mr, mcur - ir);
                     float *ct = g->c + (ic + ir) * g->ldc + jc + jr;
@@ -239,7 +240,7 @@ static inline  void tki_gemm_f32_part_generic(const tki_gemm_cfg *cfg, const tki
         return;
     }
     if (tki_gemm_f32_tile1_generic(cfg, g, i0, i1, j0, j1)) return;
-    tki_gemm_f32_blocked_generic(cfg, g, i0, i1, j0, j1, ws, ws_floats);
+    tki_gemm_f32_blocked_generic(cfg, g, i0, i1, j0, j1, ws, ws_floats, 0);
 }
 static inline TKI_UNUSED size_t tki_gemm_f32_workspace_size_generic(const tk_gemm_desc *d)
 {
@@ -307,7 +308,7 @@ static inline  int tki_gemm_f32_exact_body_generic_0(const tk_gemm_desc *d0, tk_
     /* a one-tile shape only misses the single-tile path when an operand is transposed: leave that
      * to the generic driver, so this instance stays a single kernel call (no frame, no spills) */
     if (7 <= cfg->mr && 5 <= (size_t)cfg->nv * (1) && 3 <= cfg->kc && cfg->ukr_direct) return 0;
-    tki_gemm_f32_blocked_generic(cfg, &g, 0, 7, 0, 5, ws, ws_floats);
+    tki_gemm_f32_blocked_generic(cfg, &g, 0, 7, 0, 5, ws, ws_floats, 1);
     return 1;
 }
 static TKI_UNUSED TKI_FLATTEN  int tki_gemm_f32_exact_generic_0(const tk_gemm_desc *d0, tk_status *st)
