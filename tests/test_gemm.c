@@ -162,8 +162,8 @@ typedef size_t (*nr_fn)(const tki_gemm_cfg *);
 /* Row r's configuration with its tiles walked in both orders: 'n' (row tiles inner) and 'm' (column
  * tiles inner), which no committed table uses, so only this reaches it. Blocks of two row tiles and
  * two column tiles (where B is packed) and depths of at most 16 make several of each block, each
- * with tiles in both directions; ragged edges everywhere. Small-integer
- * inputs make every sum exact: both orders must equal the reference, and each other bit for bit. */
+ * with tiles in both directions; ragged edges everywhere. Small-integer inputs make every sum
+ * exact: both orders must equal the reference, and each other bit for bit. */
 static void both_orders(const char *cpu, size_t r, const tki_gemm_cfg *row, part_fn part, pick_fn pick, nr_fn nrf)
 {
     tki_gemm_cfg cfg = *row;
