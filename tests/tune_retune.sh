@@ -5,7 +5,8 @@
 # its exact-shape instance; a completed run is recorded and the next one measures afresh; a run
 # killed mid-way leaves the table as it was and no lock or temporary file, and the rerun after it
 # measures nothing twice; a run whose budget ran out is followed by one that starts where it
-# stopped; a crashing configuration is recorded and never chosen; evaluate's ratios to its oracle
+# stopped; the record-log prior leaves out what recent runs read far behind; a crashing
+# configuration is recorded and never chosen; evaluate's ratios to its oracle
 # are at most 1; an exact shape tries the tiles that cut it evenly (on an AVX-512 host); the probe's
 # cold mode (operands rotated through an arena) times and checks, and a cold run on busy memory is
 # run again and marked; no row,
@@ -56,6 +57,20 @@ grep -q " level=full .* result=ok gflops=[0-9.]* spread=[0-9.]* sample_ms=0.5 " 
 [ "$(grep -c "^tk-record 1 op=retune cpu=generic run=0 result=done" "$log")" = 1 ] && ok || bad "no op=retune record for the run"
 run "$log" "$work/again.tkt" > "$work/o3" 2>&1 && [ "$(grep -c " level=full .* rep=1[0-9] " "$log")" -gt 20 ] &&
   ! grep -q "; 0 whole-shape measurements" "$work/again.tkt" && ok || bad "the second run did not measure afresh: $(tail -3 "$work/o3")"
+# the record-log prior: the second run left out what the first read far behind (it measured fewer
+# configurations, and said how many it left out); no point lost all its candidates; with no prior
+# (--prior-runs 0) a run leaves out nothing
+k0=$(sed -n 's/.* level=full \(.*\) rep=0 result=.*/\1/p' "$log" | sort -u | wc -l)
+k1=$(sed -n 's/.* level=full \(.*\) rep=10 result=.*/\1/p' "$log" | sort -u | wc -l)
+grep -q "; [1-9][0-9]* candidates left out by the record-log prior of the last 16 runs" "$work/o3" && [ "$k1" -gt 0 ] &&
+  [ "$k1" -lt "$k0" ] && ok || bad "the prior left nothing out ($k0 configurations in run 0, $k1 in run 1): $(grep -a 'left out' "$work/o3")"
+"$tktune" retune --root "$root" --cpu generic --tkgen "$tkgen" --work "$work/w" --log "$log" --out "$work/p.tkt" \
+  --budget 2 --top 1 --max-dim 48 --shapes "$work/shapes" --dry-run > "$work/op1" 2>&1 &&
+  "$tktune" retune --root "$root" --cpu generic --tkgen "$tkgen" --work "$work/w" --log "$log" --out "$work/p.tkt" \
+  --budget 2 --top 1 --max-dim 48 --shapes "$work/shapes" --dry-run --prior-runs 0 > "$work/op0" 2>&1 &&
+  grep -q "(.*; 0 candidates left out by the record-log prior of the last 0 runs" "$work/op0" && ! grep -q "left out by the record-log prior," "$work/op0" &&
+  awk '/^point .* left out by the record-log prior/ { n++; split($0, a, "candidates: "); split(a[2], b, /[ (]+/); if (b[2] + 0 >= b[1] + 0) bad = 1 }
+    END { exit !(n > 0 && !bad) }' "$work/op1" && ok || bad "dry runs with and without the prior: $(grep -a 'left out' "$work/op1" | head -3)"
 
 # a run whose budget runs out records the cell it stopped at, and the next run starts there: in its
 # report the first grid cell is unmeasured (-1) and a later one measured

@@ -402,12 +402,14 @@ static unsigned long long span_hash(const char *s, size_t n)
     return h ? h : 1;
 }
 
-static seen_rec *seen_slot(unsigned long long h)
+static seen_rec *slot_in(seen_rec *tab, unsigned long long h)
 {
     unsigned i = (unsigned)h & (SEEN_CAP - 1);
-    while (g_seen[i].h && g_seen[i].h != h) i = (i + 1) & (SEEN_CAP - 1);
-    return &g_seen[i];
+    while (tab[i].h && tab[i].h != h) i = (i + 1) & (SEEN_CAP - 1);
+    return &tab[i];
 }
+
+static seen_rec *seen_slot(unsigned long long h) { return slot_in(g_seen, h); }
 
 static void seen_put(const profile_opts *o, unsigned long long h, double gflops, int noisy)
 {
@@ -451,6 +453,50 @@ static double logged(const profile_opts *o, const char *key, int rep, int *noisy
     if (!s->h) return -1;
     *noisy = s->noisy;
     return s->gflops;
+}
+
+/* The record-log prior (see retune.c): per measurement key, by any code, the best rate the recent
+ * runs read (repetitions from_rep up to to_rep, quiet and ok); a key is the text from " level=full " up to
+ * " rep=". */
+static seen_rec g_prior[SEEN_CAP];
+static unsigned g_nprior;
+
+int shape_prior_read(const profile_opts *o, int from_rep, int to_rep)
+{
+    FILE *f = fopen(o->log, "r");
+    char line[1024];
+    memset(g_prior, 0, sizeof g_prior), g_nprior = 0;
+    while (f && fgets(line, sizeof line, f)) {
+        const char *at = strstr(line, " level=full "), *rep = at ? strstr(at, " rep=") : NULL, *gf;
+        if (!rep || !record_cpu(line, o->cpu) || atoi(rep + 5) < from_rep || atoi(rep + 5) >= to_rep || !strstr(rep, " result=ok ") ||
+            strstr(rep, " quiet=no") || !(gf = strstr(rep, " gflops=")))
+            continue;
+        seen_rec *s = slot_in(g_prior, span_hash(at, (size_t)(rep - at)));
+        if (!s->h && ++g_nprior > SEEN_CAP / 4 * 3) break; /* a prior of the first keys is still one */
+        const double g = strtod(gf + 8, NULL);
+        if (!s->h || g > s->gflops) s->h = span_hash(at, (size_t)(rep - at)), s->gflops = g;
+    }
+    if (f) fclose(f);
+    return (int)g_nprior;
+}
+
+/* the key of a measurement as the log spells it: decisions, then how it ran */
+static void measure_key(const isa_desc *isa, int exact, const tkt_row *r, unsigned long long m, unsigned long long n,
+                        unsigned long long k, int cold, char *key, size_t cap)
+{
+    full_key(isa, r, m, n, k, key, cap);
+    if (exact) strncat(key, " path=plain", cap - strlen(key) - 1);
+    if (cold) strncat(key, " operands=cold", cap - strlen(key) - 1);
+}
+
+double shape_prior(const isa_desc *isa, int exact, const tkt_row *r, unsigned long long m, unsigned long long n,
+                   unsigned long long k, int cold)
+{
+    char key[512], span[600];
+    measure_key(isa, exact, r, m, n, k, cold, key, sizeof key);
+    int len = snprintf(span, sizeof span, " level=full %s", key);
+    const seen_rec *s = slot_in(g_prior, span_hash(span, len < (int)sizeof span ? (size_t)len : sizeof span - 1));
+    return s->h ? s->gflops : -1;
 }
 
 /* the probe's command line for configuration r on m x n x k (a[] holds the strings); mode 1 checks
@@ -524,9 +570,7 @@ double shape_measure(const shape_probe *p, const tkt_row *r, unsigned long long 
     char *argv[17];
     double gf, have, dram;
     int noisy = 0;
-    full_key(p->isa, r, m, n, k, key, sizeof key);
-    if (p->exact) strncat(key, " path=plain", sizeof key - strlen(key) - 1);
-    if (cold) strncat(key, " operands=cold", sizeof key - strlen(key) - 1);
+    measure_key(p->isa, p->exact, r, m, n, k, cold, key, sizeof key);
     *fresh = 0;
     if ((have = logged(o, key, rep, &noisy)) >= 0) {
         g_noisy += noisy;

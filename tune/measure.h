@@ -51,6 +51,13 @@ void full_key(const isa_desc *isa, const tkt_row *r, unsigned long long m, unsig
  * operands=cold), so the operands come from memory however small they are. */
 double shape_measure(const shape_probe *p, const tkt_row *r, unsigned long long m, unsigned long long n,
                      unsigned long long k, int cold, int rep, int *fresh);
+/* The record-log prior: reads the best rate of every measurement key of this CPU that the runs of
+ * repetitions from_rep to to_rep - 1 recorded, quiet, by any code (a fingerprint change keeps the
+ * prior); returns how many keys. shape_prior: that rate for configuration r on m x n x k as an exact-shape
+ * probe (exact) or the generic one would run it, -1 when no such run recorded it. */
+int shape_prior_read(const profile_opts *o, int from_rep, int to_rep);
+double shape_prior(const isa_desc *isa, int exact, const tkt_row *r, unsigned long long m, unsigned long long n,
+                   unsigned long long k, int cold);
 /* A cold run reads the memory bandwidth around its timed calls and is run again while that was
  * under 0.8 x the usual (another machine's traffic on a shared host); shape_noisy() counts the cold
  * measurements, this run's and resumed ones, whose every run was so disturbed (record: quiet=no). */

@@ -51,12 +51,16 @@ int cmp_double(const void *a, const void *b)
     return x < y ? -1 : x > y;
 }
 
-int record_of(const char *line, const char *cpu)
+int record_cpu(const char *line, const char *cpu)
 {
     const char *at = strstr(line, " cpu=");
     const size_t n = strlen(cpu);
-    if (!at || strncmp(at + 5, cpu, n) || at[5 + n] != ' ') return 0;
-    return !g_kernels[0] || strstr(line, g_kernels) != NULL;
+    return at && !strncmp(at + 5, cpu, n) && at[5 + n] == ' ';
+}
+
+int record_of(const char *line, const char *cpu)
+{
+    return record_cpu(line, cpu) && (!g_kernels[0] || strstr(line, g_kernels) != NULL);
 }
 
 void cand_key(const isa_desc *isa, const cand_l0 *c, unsigned long long kc, char *out, size_t cap)

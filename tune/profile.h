@@ -20,6 +20,8 @@ typedef struct {
 void records_bind_kernels(const isa_desc *isa);
 /* "kernels=<fingerprint> " for a record line, or "" before records_bind_kernels. */
 const char *records_kernels(void);
+/* 1 when a record line is of `cpu`, by any code (the record-log prior of a retune reads those) */
+int record_cpu(const char *line, const char *cpu);
 /* 1 when a record line is of `cpu` and of the bound code (any code, before records_bind_kernels):
  * the one test every reader of measurements applies. */
 int record_of(const char *line, const char *cpu);

@@ -54,6 +54,7 @@
 #define TALL_SIBLINGS 2 /* candidates of a streamed point of TALL_MIN_M rows or more tried taller too */
 #define WHOLE_K_TWINS 6 /* candidates of an exact point with k <= 16 that get a ku = k twin */
 #define DOT_MAX_N 64 /* points at most this wide (exact) or cells no wider also try the dot form */
+#define PRIOR_CUT 0.92 /* a candidate recent runs read under this fraction of the point's best is left out */
 
 typedef struct {
     unsigned long long sm[3], sn[3], sk[3]; /* the shapes that stand for the point */
@@ -67,6 +68,8 @@ typedef struct {
     tkt_row cand[MAXC];     /* cand[0] is the previous table's choice */
     int nc;
     double score[MAXC];     /* geometric mean GFLOP/s over the depths; 0 failed; -1 not measured */
+    int out[MAXC];          /* 1: left out by the record-log prior (prior_cut), not measured */
+    int nout, nnew;         /* how many out; how many the recent runs did not measure here */
     double confirmed;       /* a changed choice: median challenger/previous ratio of the paired re-measurements */
     int win;
     int inc;                /* the incumbent a challenger must beat: 0, or the twin of a tall cand[0] */
@@ -179,21 +182,24 @@ int retune_beats(const double *r, int nsh)
 
 static int overlaps(range a, range b) { return a.lo <= b.hi && b.lo <= a.hi; }
 
-/* the measurements a point's rounds take: every candidate once, the KEEP best and the previous again */
+/* the measurements a point's rounds take: every candidate the prior keeps once, the KEEP best and
+ * the previous again */
 static double point_plan(const point *p)
 {
-    return (double)(p->nc + (ROUNDS - 1) * (p->nc < KEEP + 1 ? p->nc : KEEP + 1)) * p->nsh;
+    const int nc = p->nc - p->nout;
+    return (double)(nc + (ROUNDS - 1) * (nc < KEEP + 1 ? nc : KEEP + 1)) * p->nsh;
 }
 
-/* keep[j] stays set for the previous choice (j = 0) and the KEEP best-scoring candidates */
+/* keep[j] stays set for the previous choice (j = 0) and the KEEP best-scoring candidates of those
+ * still set */
 static void keep_fastest(double (*best)[3], int nc, int nsh, int *keep)
 {
     double s[MAXC];
-    for (int j = 0; j < nc; j++) s[j] = depth_score(best[j], nsh);
+    for (int j = 0; j < nc; j++) s[j] = keep[j] ? depth_score(best[j], nsh) : -1;
     for (int j = 1; j < nc; j++) {
         int ahead = 0;
         for (int i = 0; i < nc; i++) ahead += s[i] > s[j] || (s[i] == s[j] && i < j);
-        keep[j] = ahead < KEEP;
+        keep[j] = keep[j] && ahead < KEEP;
     }
 }
 
@@ -216,7 +222,9 @@ static void print_plan(const point *pts, int np)
         for (int d = 0; d < p->nsh; d++)
             printf("%s %llux%llux%llu %s", d ? "," : "", p->sm[d], p->sn[d], p->sk[d],
                    !p->stream ? "cache" : point_cold(p, d) ? "cold" : "warm");
-        printf("; candidates: %d\n", p->nc);
+        printf("; candidates: %d", p->nc);
+        if (p->nout || p->nnew) printf(" (%d left out by the record-log prior, %d new here)", p->nout, p->nnew);
+        printf("\n");
     }
 }
 
@@ -293,6 +301,41 @@ static int incumbent(const point *p)
     for (int t = 1; t < p->nc && c.mr != p->cand[0].mr; t++)
         if (same_choice(&p->cand[t], &c) && p->score[t] > 0) return t;
     return 0;
+}
+
+/* The record-log prior (TLM-style: the log's past decisions steer this one). Every run measures its
+ * candidates afresh (a figure from another day must not judge today's), so a run covered the exact
+ * shapes and a few dozen cells in its budget; yet most of a point's candidates are the same as in the
+ * runs before, and most of those read far behind the point's best there. A candidate whose best
+ * quiet reading over the recent runs' records (o->prior_runs of them, by any code: a driver
+ * change alters the fingerprint, rarely the order) is under PRIOR_CUT of the best such reading among
+ * the point's candidates, at every shape of the point, is left out. Never left out: the previous
+ * choice, the twin cut from any candidate that stays (drop_tall needs it), and every candidate
+ * those runs did not measure there (a new kernel, a new cell); a candidate left out for
+ * o->prior_runs runs has no recent record any more and is measured again. Returns how many. */
+static int prior_cut(point *p, const isa_desc *isa)
+{
+    double pr[MAXC], top = 0;
+    for (int j = 0; j < p->nc; j++) {
+        double lg = 0;
+        pr[j] = 1;
+        for (int d = 0; d < p->nsh && pr[j] > 0; d++) {
+            double g = shape_prior(isa, p->exact, &p->cand[j], p->sm[d], p->sn[d], p->sk[d], point_cold(p, d));
+            if (g > 0) lg += log(g);
+            else pr[j] = -1;
+        }
+        if (pr[j] > 0) pr[j] = exp(lg / p->nsh), top = fmax(top, pr[j]);
+        p->out[j] = 0;
+    }
+    for (int j = 1; j < p->nc; j++) p->out[j] = pr[j] > 0 && pr[j] < PRIOR_CUT * top;
+    for (int j = 0; j < p->nc; j++) {
+        tkt_row c = cut_to_point(p, &p->cand[j]);
+        for (int t = 0; t < p->nc && !p->out[j] && c.mr != p->cand[j].mr; t++)
+            if (same_choice(&p->cand[t], &c)) p->out[t] = 0;
+    }
+    p->nout = p->nnew = 0;
+    for (int j = 0; j < p->nc; j++) p->nout += p->out[j], p->nnew += pr[j] < 0;
+    return p->nout;
 }
 
 /* An exact shape is one call: what costs there is the part of each tile that computes nothing, so
@@ -712,13 +755,20 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
         }
         for (int j = 0; j < p->nc; j++) all[nall++] = p->cand[j], p->score[j] = -1;
     }
+    /* the record-log prior: the readings of the runs before this one (not its own: a resumed run
+     * decides as the interrupted one would have) leave out the candidates far behind */
+    int next_cell, nout = 0, nprior = 0;
+    const int run = completed_runs(po->log, po->cpu, &next_cell), rep0 = RUN_REPS * run;
+    if (!o->estimated && o->prior_runs > 0 && (nprior = shape_prior_read(po, rep0 - RUN_REPS * o->prior_runs, rep0)) > 0)
+        for (int i = 0; i < np; i++) nout += prior_cut(&pts[i], isa);
     phase[2] = tune_now() - t1;
     double planned = 0;
     for (int i = 0; i < np; i++)
         planned += point_plan(&pts[i]);
     printf("tktune retune %s (%s): level 0 %d kernels (%d in the log); grid %d cells + %d exact shapes; "
-           "%.0f whole-shape measurements planned (top %d of the model + the previous choice); budget %.0f s\n",
-           po->cpu, isa->name, nl0, nml, ncells, nexact, planned, o->topk, o->budget_s);
+           "%.0f whole-shape measurements planned (top %d of the model + the previous choice; %d candidates left out by "
+           "the record-log prior of the last %d runs, %d keys); budget %.0f s\n",
+           po->cpu, isa->name, nl0, nml, ncells, nexact, planned, o->topk, nout, o->prior_runs, nprior, o->budget_s);
     if (o->dry_run) {
         print_plan(pts, np);
         return 0;
@@ -762,8 +812,6 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
      * from where the last completed run's budget ran out, round the grid: cells are in m order, and
      * starting each run at the first left the large ones (m > 128 on the Zen 4 under load)
      * unmeasured run after run. A resumed run starts where the interrupted one did. */
-    int next_cell;
-    const int run = completed_runs(po->log, po->cpu, &next_cell), rep0 = RUN_REPS * run;
     const int start_cell = ncells > 0 && next_cell > 0 && next_cell < ncells ? next_cell : 0;
     static int fresh[GRID_MAX], order[GRID_MAX];
     int cells_done = 0, nord = 0;
@@ -801,7 +849,7 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
         const shape_probe *pp = i < nexact ? &eps[i] : &sp;
         const int noisy0 = shape_noisy();
         memset(best, 0, sizeof best);
-        for (int j = 0; j < p->nc; j++) keep[j] = 1;
+        for (int j = 0; j < p->nc; j++) keep[j] = !p->out[j];
         for (int rep = 0; rep < ROUNDS && !out_of_time; rep++) {
             /* successive halving: a candidate far behind after the first round cannot win on its
              * best round, so only the fastest few and the previous choice are measured again */
@@ -821,7 +869,7 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
                 }
             }
         }
-        for (int j = 0; j < p->nc && !out_of_time; j++) p->score[j] = depth_score(best[j], p->nsh);
+        for (int j = 0; j < p->nc && !out_of_time; j++) p->score[j] = p->out[j] ? -1 : depth_score(best[j], p->nsh);
         if (!out_of_time) drop_tall(p, best);
         /* the incumbent stays unless a challenger beats it by more than the noise */
         p->inc = p->win = incumbent(p);

@@ -32,7 +32,7 @@ static void usage(void)
                     "                      [--budget N] [--timeout S] [--kc K]\n"
                     "       tktune retune --root DIR --cpu CPU --work DIR --tkgen PATH [--log FILE] [--out TABLE]\n"
                     "                     [--shapes FILE] [--budget-s S] [--budget N] [--top K] [--max-dim D] [--sample-ms MS] [--cc CC]\n"
-                    "                     [--rows M|LO..HI|LO..*] [--dry-run]\n"
+                    "                     [--rows M|LO..HI|LO..*] [--prior-runs R] [--dry-run]\n"
                     "       tktune evaluate --root DIR --cpu CPU --work DIR --tkgen PATH --shapes FILE [--table TABLE] [--log FILE]\n"
                     "                       [--sample-ms MS] [--cc CC] [--warm]\n");
     exit(2);
@@ -59,7 +59,7 @@ int main(int argc, char **argv)
     const char *out_path = NULL, *table_file = NULL;
     const char *shapes = NULL;
     double budget_s = 540;
-    int top = 16, dry = 0, warm = 0;
+    int top = 16, dry = 0, warm = 0, prior_runs = 16;
     double max_dim = 0;
     range rows = {0, 0};
     if (strcmp(cmd, "candidates") && strcmp(cmd, "profile") && strcmp(cmd, "machine") && strcmp(cmd, "table") &&
@@ -81,6 +81,7 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--shapes") && i + 1 < argc) shapes = argv[++i];
         else if (!strcmp(argv[i], "--budget-s") && i + 1 < argc) budget_s = atof(argv[++i]);
         else if (!strcmp(argv[i], "--top") && i + 1 < argc) top = atoi(argv[++i]);
+        else if (!strcmp(argv[i], "--prior-runs") && i + 1 < argc) prior_runs = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--sample-ms") && i + 1 < argc) o.sample_ms = atof(argv[++i]);
         else if (!strcmp(argv[i], "--dry-run")) dry = 1;
         else if (!strcmp(argv[i], "--warm")) warm = 1;
@@ -116,7 +117,7 @@ int main(int argc, char **argv)
         /* the whole run behind `make retune` (retune.c); the log and the table sit side by side */
         static char tpath[1200], lpath[1200];
         retune_opts ro;
-        if (!o.work || !o.tkgen || budget < 1 || top < 1 || budget_s <= 0) usage();
+        if (!o.work || !o.tkgen || budget < 1 || top < 1 || budget_s <= 0 || prior_runs < 0) usage();
         static char prefix[700];
         cross_tc tc;
         const char *board = getenv("TK_RUN");
@@ -157,6 +158,7 @@ int main(int argc, char **argv)
         ro.budget_s = budget_s;
         ro.l0_budget = budget;
         ro.topk = top;
+        ro.prior_runs = prior_runs;
         ro.dry_run = dry;
         ro.estimated = estimated;
         ro.max_dim = max_dim;
