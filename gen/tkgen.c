@@ -368,6 +368,8 @@ static void build(project *p, const char *cpus_csv, const char *deflt, const cha
         fprintf(f, "m4_define(<@TKM_CPU@>, <@%s@>)m4_dnl\n", sym);
         fprintf(f, "m4_define(<@TKM_CPU_TOKEN@>, <@%s@>)m4_dnl\n", t->cpu);
         fprintf(f, "m4_define(<@TKM_NCFG@>, <@%d@>)m4_dnl\n", t->n);
+        /* the L1 as ways of 4 KiB (tki_rows_collide): a table's l1d_bytes / 4096, at least 1 */
+        fprintf(f, "m4_define(<@TKM_L1_WAYS@>, <@%llu@>)m4_dnl\n", t->l1d / 4096 ? t->l1d / 4096 : 1);
         {
             /* the static default workspace: the largest packed A block plus packed B block of any row */
             unsigned long long ws = 0, vl = d->vla ? t->vlen_bits / 32 : d->lanes;
@@ -375,7 +377,9 @@ static void build(project *p, const char *cpus_csv, const char *deflt, const cha
                 const tkt_row *w = &t->rows[j];
                 unsigned long long nr = d->vla ? w->nr * vl : w->nr;
                 unsigned long long nce = d->vla ? w->nc * vl : w->nc;
-                unsigned long long need = w->mc * w->kc + w->kc * (w->packb ? nce : nr) + 32;
+                /* a direct row may copy A's rows a vector or two further apart (tki_rows_ld) */
+                unsigned long long ka = w->packa == 0 ? (w->kc + 15) / 16 * 16 + 32 : w->kc;
+                unsigned long long need = w->mc * ka + w->kc * (w->packb ? nce : nr) + 32;
                 /* the dot form's copies keep their rows one vector and a bit further apart
                  * (tki_gemm_dot_ld: at most 31 floats more than kc) */
                 if (w->packa == TKT_DOT) need = (w->mc + nce) * (w->kc + 32) + 32;

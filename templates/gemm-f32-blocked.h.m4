@@ -81,7 +81,7 @@ m4_dnl # microkernel (the row's pointer, or its name where the row is known, so 
 m4_define(<@_tkm_tile1_body@>, <@m4_dnl
     tki_ukr_aux aux;
     float *ct;
-    if (!(tki_gemm_a_in_place(cfg, g) && tki_gemm_b_in_place(cfg, g) &&
+    if (!(tki_gemm_a_in_place(cfg, g, TKM_L1_WAYS) && tki_gemm_b_in_place(cfg, g) &&
           i1 - i0 <= cfg->mr && j1 - j0 <= (size_t)cfg->nv * (tkm_vl_f32) && g->k <= cfg->kc && g->k))
         return 0;
     ct = g->c + i0 * g->ldc + j0;
@@ -99,6 +99,16 @@ m4_define(<@tkm_gemm_driver@>, <@m4_dnl
 static inline size_t tki_gemm_f32_nr_<@@>TKM_CPU<@@>(const tki_gemm_cfg *cfg)
 {
     return cfg->dot ? cfg->nv : (size_t)cfg->nv * (tkm_vl_f32);
+}
+
+/* rows x kc floats of row-major src (rows lds apart) to dst, rows ld apart: A's rows for the direct
+ * kernel where in place they would collide in L1 (tki_rows_collide); one row at a time, in order. */
+static inline TKM_TARGET void tki_gemm_f32_copy_rows_<@@>TKM_CPU<@@>(const float *src, size_t lds, size_t rows, size_t kc,
+                                                        size_t ld, float *TKI_RESTRICT dst)
+{
+    size_t i, p;
+    for (i = 0; i < rows; i++)
+        for (p = 0; p < kc; p++) dst[i * ld + p] = src[i * lds + p];
 }
 
 /* op(A)[i0 : i0+mc, p0 : p0+kc] into MR-row panels, p-major inside a panel, rows past mc zeroed. */
@@ -165,6 +175,8 @@ static inline size_t tki_gemm_f32_ws_need_<@@>TKM_CPU<@@>(const tki_gemm_cfg *cf
     size_t kc = tki_min(cfg->kc, k ? k : 1);
     size_t mc = tki_min(cfg->mc, tki_round_up(m, cfg->mr));
     if (cfg->dot) return tki_round_up(mc * tki_gemm_dot_ld(kc), 16) + tki_gemm_dot_ld(kc) * panels * nr + 16;
+    /* a direct row copies A's rows, tki_rows_ld apart, where in place they would collide in L1 */
+    if (cfg->ukr_direct) return tki_round_up(mc * tki_rows_ld(kc, cfg->mr, TKM_L1_WAYS), 16) + kc * panels * nr + 16;
     return tki_round_up(mc * kc, 16) + kc * panels * nr + 16;
 }
 
@@ -247,10 +259,13 @@ static inline TKM_TARGET void tki_gemm_f32_blocked_<@@>TKM_CPU<@@>(const tki_gem
 {
     const size_t mr = cfg->mr, nr = (size_t)cfg->nv * (tkm_vl_f32);
     const size_t kc = tki_min(cfg->kc, g->k), mc = tki_min(cfg->mc, tki_round_up(g->m, mr));
-    const size_t pa_floats = tki_round_up(mc * kc, 16);
     const int direct_b = tki_gemm_b_in_place(cfg, g);
-    /* the direct kernel form reads A in place (and masks B, so even a ragged B panel needs no copy) */
-    const int direct_a = tki_gemm_a_in_place(cfg, g);
+    /* the direct kernel form reads A by rows (and masks B, so even a ragged B panel needs no copy):
+     * in place, or from a copy of the block's rows where in place they would collide in L1 */
+    const int direct_a = cfg->ukr_direct && g->transa == TK_NO_TRANS;
+    const int rows_copy = direct_a && !tki_gemm_a_in_place(cfg, g, TKM_L1_WAYS);
+    const size_t lda_copy = tki_rows_ld(kc, mr, TKM_L1_WAYS);
+    const size_t pa_floats = tki_round_up(mc * (direct_a ? lda_copy : kc), 16);
     size_t ncp = direct_b ? 1 : cfg->ncp, jc, pc, ic;
     float *pa = ws, *pb = ws + pa_floats;
 m4_ifelse(TKM_ISA_DOT, 1, <@m4_dnl
@@ -269,7 +284,7 @@ m4_ifelse(TKM_ISA_DOT, 1, <@m4_dnl
             size_t edge = ncur % nr;
             aux.alpha = g->alpha;
             aux.beta = first ? g->beta : 1.0f;
-            aux.rsa = g->lda;
+            aux.rsa = rows_copy ? lda_copy : g->lda;
             if (direct_b) {
                 /* B is read in place; only a ragged last panel is copied, so loads stay in bounds */
                 if (edge && !direct_a) tki_gemm_f32_pack_b_<@@>TKM_CPU<@@>(g, pc, kcur, jc + ncur - edge, edge, nr, pb);
@@ -280,6 +295,9 @@ m4_ifelse(TKM_ISA_DOT, 1, <@m4_dnl
                 const size_t mcur = tki_min(mc, i1 - ic);
                 const size_t nj = (ncur + nr - 1) / nr, ni = (mcur + mr - 1) / mr;
                 size_t t, to = 0, ti = 0;
+                /* the rows the direct kernel reads: A's block in place, or its copy */
+                const float *ar = rows_copy ? pa : g->a + ic * g->lda + pc;
+                if (rows_copy) tki_gemm_f32_copy_rows_<@@>TKM_CPU<@@>(g->a + ic * g->lda + pc, g->lda, mcur, kcur, lda_copy, pa);
                 if (!direct_a) tki_gemm_f32_pack_a_<@@>TKM_CPU<@@>(g, ic, mcur, pc, kcur, mr, pa);
                 if (direct_a && direct_b && cfg->ukr_sweep && (ni == 1 || cfg->order == 0x6d)) {
                     /* the loop below runs each row tile's column tiles one after another here: one
@@ -290,7 +308,7 @@ m4_ifelse(TKM_ISA_DOT, 1, <@m4_dnl
                         const size_t ir = t * mr, mrows = tki_min(mr, mcur - ir);
                         float *ct = g->c + (ic + ir) * g->ldc + jc;
                         (mrows == 1 && cfg->ukr_row1_sweep ? cfg->ukr_row1_sweep : cfg->ukr_sweep)(
-                            kcur, g->a + (ic + ir) * g->lda + pc, g->b + pc * g->ldb + jc, g->ldb, ct, g->ldc, mrows, ncur, &aux);
+                            kcur, ar + ir * aux.rsa, g->b + pc * g->ldb + jc, g->ldb, ct, g->ldc, mrows, ncur, &aux);
                         if (last) tki_act_tile(ct, g->ldc, mrows, ncur, g->epi, g->lo, g->hi);
                     }
                     continue;
@@ -320,7 +338,7 @@ m4_ifelse(TKM_ISA_DOT, 1, <@m4_dnl
                      * rows for it (docs/microkernel.md, "A last row of one") */
                     if (direct_a)
                         (mrows == 1 && cfg->ukr_row1 ? cfg->ukr_row1 : cfg->ukr_direct)(
-                            kcur, g->a + (ic + ir) * g->lda + pc, bp, ldb, ct, g->ldc, mrows, ncols, &aux);
+                            kcur, ar + ir * aux.rsa, bp, ldb, ct, g->ldc, mrows, ncols, &aux);
                     else
                         cfg->ukr(kcur, pa + it * kcur * mr, bp, ldb, ct, g->ldc, mrows, ncols, &aux);
                     if (last) tki_act_tile(ct, g->ldc, mrows, ncols, g->epi, g->lo, g->hi);
@@ -391,7 +409,7 @@ static inline TKM_TARGET tk_status tki_gemm_f32_ws_pick_<@@>TKM_CPU<@@>(const tk
     /* direct kernels on untransposed operands copy nothing, so need no buffer; a wider vector
      * machine than the table assumed may need more than the static buffer even at the narrowest
      * nc: then the caller must pass a workspace */
-    if (g->k && !(tki_gemm_a_in_place(cfg, g) && tki_gemm_b_in_place(cfg, g)) &&
+    if (g->k && !(tki_gemm_a_in_place(cfg, g, TKM_L1_WAYS) && tki_gemm_b_in_place(cfg, g)) &&
         tki_gemm_f32_ws_need_<@@>TKM_CPU<@@>(cfg, g->m, g->k, 1) > *ws_floats)
         return TK_ERR_WORKSPACE;
     return TK_OK;

@@ -163,39 +163,45 @@ typedef size_t (*nr_fn)(const tki_gemm_cfg *);
  * tiles inner), which no committed table uses, so only this reaches it. Blocks of two row tiles and
  * two column tiles (where B is packed) and depths of at most 16 make several of each block, each
  * with tiles in both directions; ragged edges everywhere. Small-integer inputs make every sum
- * exact: both orders must equal the reference, and each other bit for bit. */
+ * exact: both orders must equal the reference, and each other bit for bit. Then order 'n' once more
+ * with A's rows 4 KiB apart, where a tall direct tile reads a copy of them (tki_rows_collide): the
+ * same result, bit for bit. */
 static void both_orders(const char *cpu, size_t r, const tki_gemm_cfg *row, part_fn part, pick_fn pick, nr_fn nrf)
 {
     tki_gemm_cfg cfg = *row;
     tk_gemm_desc d;
     tki_gemm_args g;
-    float *a, *b, *want, *got[2], *ws;
+    float *a, *b, *want, *got[3], *ws, *a_far;
     size_t m, n, k, i, ws_floats, bad;
     int nothing, o;
+    const size_t far = 1024; /* A's rows 4 KiB apart: a tall direct tile reads a copy of them */
     cfg.mc = 2 * cfg.mr;
     cfg.kc = cfg.kc < 16 ? cfg.kc : 16;
     cfg.ncp = 2;
     m = 4 * (size_t)cfg.mr + 1, n = 4 * nrf(&cfg) + 3, k = 2 * (size_t)cfg.kc + 3;
     a = tkt_alloc(m * k), b = tkt_alloc(k * n), want = tkt_alloc(m * n);
-    got[0] = tkt_alloc(m * n), got[1] = tkt_alloc(m * n);
+    got[0] = tkt_alloc(m * n), got[1] = tkt_alloc(m * n), got[2] = tkt_alloc(m * n), a_far = tkt_alloc(m * far);
     for (i = 0; i < m * k; i++) a[i] = tkt_smallint();
+    for (i = 0; i < m * k; i++) a_far[i / k * far + i % k] = a[i];
     for (i = 0; i < k * n; i++) b[i] = tkt_smallint();
     tki_gemm_desc_plain(&d, TK_NO_TRANS, TK_NO_TRANS, m, n, k, 1.0f, a, k, b, n, 0.0f, want, n);
     tk_ref_gemm_f32(&d);
-    for (o = 0; o < 2; o++) {
+    for (o = 0; o < 3; o++) {
         d.c = got[o];
-        cfg.order = o ? 0x6d : 0x6e;
+        cfg.order = o == 1 ? 0x6d : 0x6e;
+        if (o == 2) d.a = a_far, d.lda = far;
         if (tki_gemm_check(&d, &g, &nothing) != TK_OK || nothing || pick(&cfg, &d, &g, &ws, &ws_floats) != TK_OK) {
             TKT_CHECK(0, "%s row %zu: the call was refused", cpu, r);
             continue;
         }
         part(&cfg, &g, 0, 1, ws, ws_floats);
         for (bad = 0, i = 0; i < m * n; i++) bad += got[o][i] != want[i];
-        TKT_CHECK(bad == 0, "%s row %zu order %c (%ux%u, %zux%zux%zu): %zu elements differ from the reference", cpu, r,
-                  o ? 'm' : 'n', cfg.mr, cfg.nv, m, n, k, bad);
+        TKT_CHECK(bad == 0, "%s row %zu order %c%s (%ux%u, %zux%zux%zu): %zu elements differ from the reference", cpu, r,
+                  o == 1 ? 'm' : 'n', o == 2 ? ", lda 1024" : "", cfg.mr, cfg.nv, m, n, k, bad);
     }
     TKT_CHECK(!memcmp(got[0], got[1], m * n * sizeof(float)), "%s row %zu: the orders differ", cpu, r);
-    free(a), free(b), free(want), free(got[0]), free(got[1]);
+    TKT_CHECK(!memcmp(got[0], got[2], m * n * sizeof(float)), "%s row %zu: A's rows 4 KiB apart changed the result", cpu, r);
+    free(a), free(b), free(want), free(got[0]), free(got[1]), free(got[2]), free(a_far);
 }
 
 static void run_cpu(const char *cpu, ex_fn ex, plain_fn plain, ws_fn wsz, const size_t *exact_shapes, size_t nexact)

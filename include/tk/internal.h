@@ -197,12 +197,37 @@ typedef struct tki_gemm_cfg {
     tki_ukr_fn ukr_row1_sweep; /* its column sweep, or NULL */
 } tki_gemm_cfg;
 
-/* Which operands a configuration reads where they lie instead of copying them into panels: A when
- * the row has the direct kernel form and A is not transposed, B when the row says `packb no` and B
- * is not transposed. The blocked loops, the single-tile path and the workspace check all ask here. */
-static inline int tki_gemm_a_in_place(const tki_gemm_cfg *cfg, const tki_gemm_args *g)
+/* 1 when `rows` rows ld floats apart, read side by side, need half as many lines again of one L1
+ * set as the cache has ways, modelled as l1_ways ways of 4 KiB (a VIPT L1: Zen 4 32 KiB 8-way,
+ * Zen 5 48 KiB 12-way): a row stride that is a multiple of a large power of two puts them all in a
+ * few sets, and the steps along k miss L1. On the Zen 4, k = 1024 (A's rows 4 KiB apart, one set),
+ * direct tiles in place against a copy of A's rows: 16 rows 52 against 91 GFLOP/s (16x16x1024;
+ * 107 in place at k = 1000), 12 rows 83 against 88, 9 rows 96 against 80, 8 rows 107 either way:
+ * a set over by a row or two costs less than the copy. */
+static inline int tki_rows_collide(size_t ld, size_t rows, size_t l1_ways)
 {
-    return cfg->ukr_direct && g->transa == TK_NO_TRANS;
+    const size_t s = (ld * sizeof(float)) & 4095, low = s & (0 - s); /* the stride's lowest set bit, mod 4 KiB */
+    const size_t sets = s ? 4096 / (low < 64 ? 64 : low) : 1;        /* the sets the rows cycle through */
+    return 2 * ((rows + sets - 1) / sets) > 3 * l1_ways;
+}
+
+/* The row stride of a copy of A's rows kc deep that a tile of mr rows reads without collisions:
+ * kc rounded up to a vector of 16 floats, and one or two vectors more (one of two consecutive
+ * multiples of 64 bytes is an odd one, whose rows spread over every set). */
+static inline size_t tki_rows_ld(size_t kc, size_t mr, size_t l1_ways)
+{
+    const size_t ld = (kc + 15) / 16 * 16 + 16;
+    return tki_rows_collide(ld, mr, l1_ways) ? ld + 16 : ld;
+}
+
+/* Which operands a configuration reads where they lie instead of copying them into panels: A when
+ * the row has the direct kernel form, A is not transposed and its rows do not collide in L1 (then
+ * the direct kernel runs on a copy of the rows, tki_rows_ld apart), B when the row says `packb no`
+ * and B is not transposed. The blocked loops, the single-tile path and the workspace check all ask
+ * here. */
+static inline int tki_gemm_a_in_place(const tki_gemm_cfg *cfg, const tki_gemm_args *g, size_t l1_ways)
+{
+    return cfg->ukr_direct && g->transa == TK_NO_TRANS && !(2 * cfg->mr > 3 * l1_ways && tki_rows_collide(g->lda, cfg->mr, l1_ways));
 }
 static inline int tki_gemm_b_in_place(const tki_gemm_cfg *cfg, const tki_gemm_args *g)
 {

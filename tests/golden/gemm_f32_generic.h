@@ -51,6 +51,16 @@ static inline size_t tki_gemm_f32_nr_generic(const tki_gemm_cfg *cfg)
     return cfg->dot ? cfg->nv : (size_t)cfg->nv * (1);
 }
 
+/* rows x kc floats of row-major src (rows lds apart) to dst, rows ld apart: A's rows for the direct
+ * kernel where in place they would collide in L1 (tki_rows_collide); one row at a time, in order. */
+static inline  void tki_gemm_f32_copy_rows_generic(const float *src, size_t lds, size_t rows, size_t kc,
+                                                        size_t ld, float *TKI_RESTRICT dst)
+{
+    size_t i, p;
+    for (i = 0; i < rows; i++)
+        for (p = 0; p < kc; p++) dst[i * ld + p] = src[i * lds + p];
+}
+
 /* op(A)[i0 : i0+mc, p0 : p0+kc] into MR-row panels, p-major inside a panel, rows past mc zeroed. */
 static inline  void tki_gemm_f32_pack_a_generic(const tki_gemm_args *g, size_t i0, size_t mc,
                                                      size_t p0, size_t kc, size_t mr, float *TKI_RESTRICT dst)
@@ -108,6 +118,8 @@ static inline size_t tki_gemm_f32_ws_need_generic(const tki_gemm_cfg *cfg, size_
     size_t kc = tki_min(cfg->kc, k ? k : 1);
     size_t mc = tki_min(cfg->mc, tki_round_up(m, cfg->mr));
     if (cfg->dot) return tki_round_up(mc * tki_gemm_dot_ld(kc), 16) + tki_gemm_dot_ld(kc) * panels * nr + 16;
+    /* a direct row copies A's rows, tki_rows_ld apart, where in place they would collide in L1 */
+    if (cfg->ukr_direct) return tki_round_up(mc * tki_rows_ld(kc, cfg->mr, 8), 16) + kc * panels * nr + 16;
     return tki_round_up(mc * kc, 16) + kc * panels * nr + 16;
 }
 
@@ -121,10 +133,13 @@ static inline  void tki_gemm_f32_blocked_generic(const tki_gemm_cfg *cfg, const 
 {
     const size_t mr = cfg->mr, nr = (size_t)cfg->nv * (1);
     const size_t kc = tki_min(cfg->kc, g->k), mc = tki_min(cfg->mc, tki_round_up(g->m, mr));
-    const size_t pa_floats = tki_round_up(mc * kc, 16);
     const int direct_b = tki_gemm_b_in_place(cfg, g);
-    /* the direct kernel form reads A in place (and masks B, so even a ragged B panel needs no copy) */
-    const int direct_a = tki_gemm_a_in_place(cfg, g);
+    /* the direct kernel form reads A by rows (and masks B, so even a ragged B panel needs no copy):
+     * in place, or from a copy of the block's rows where in place they would collide in L1 */
+    const int direct_a = cfg->ukr_direct && g->transa == TK_NO_TRANS;
+    const int rows_copy = direct_a && !tki_gemm_a_in_place(cfg, g, 8);
+    const size_t lda_copy = tki_rows_ld(kc, mr, 8);
+    const size_t pa_floats = tki_round_up(mc * (direct_a ? lda_copy : kc), 16);
     size_t ncp = direct_b ? 1 : cfg->ncp, jc, pc, ic;
     float *pa = ws, *pb = ws + pa_floats;
     while (ncp > 1 && tki_gemm_f32_ws_need_generic(cfg, g->m, g->k, ncp) > ws_floats) ncp--;
@@ -137,7 +152,7 @@ static inline  void tki_gemm_f32_blocked_generic(const tki_gemm_cfg *cfg, const 
             size_t edge = ncur % nr;
             aux.alpha = g->alpha;
             aux.beta = first ? g->beta : 1.0f;
-            aux.rsa = g->lda;
+            aux.rsa = rows_copy ? lda_copy : g->lda;
             if (direct_b) {
                 /* B is read in place; only a ragged last panel is copied, so loads stay in bounds */
                 if (edge && !direct_a) tki_gemm_f32_pack_b_generic(g, pc, kcur, jc + ncur - edge, edge, nr, pb);
@@ -148,6 +163,9 @@ static inline  void tki_gemm_f32_blocked_generic(const tki_gemm_cfg *cfg, const 
                 const size_t mcur = tki_min(mc, i1 - ic);
                 const size_t nj = (ncur + nr - 1) / nr, ni = (mcur + mr - 1) / mr;
                 size_t t, to = 0, ti = 0;
+                /* the rows the direct kernel reads: A's block in place, or its copy */
+                const float *ar = rows_copy ? pa : g->a + ic * g->lda + pc;
+                if (rows_copy) tki_gemm_f32_copy_rows_generic(g->a + ic * g->lda + pc, g->lda, mcur, kcur, lda_copy, pa);
                 if (!direct_a) tki_gemm_f32_pack_a_generic(g, ic, mcur, pc, kcur, mr, pa);
                 if (direct_a && direct_b && cfg->ukr_sweep && (ni == 1 || cfg->order == 0x6d)) {
                     /* the loop below runs each row tile's column tiles one after another here: one
@@ -158,7 +176,7 @@ static inline  void tki_gemm_f32_blocked_generic(const tki_gemm_cfg *cfg, const 
                         const size_t ir = t * mr, mrows = tki_min(mr, mcur - ir);
                         float *ct = g->c + (ic + ir) * g->ldc + jc;
                         (mrows == 1 && cfg->ukr_row1_sweep ? cfg->ukr_row1_sweep : cfg->ukr_sweep)(
-                            kcur, g->a + (ic + ir) * g->lda + pc, g->b + pc * g->ldb + jc, g->ldb, ct, g->ldc, mrows, ncur, &aux);
+                            kcur, ar + ir * aux.rsa, g->b + pc * g->ldb + jc, g->ldb, ct, g->ldc, mrows, ncur, &aux);
                         if (last) tki_act_tile(ct, g->ldc, mrows, ncur, g->epi, g->lo, g->hi);
                     }
                     continue;
@@ -188,7 +206,7 @@ static inline  void tki_gemm_f32_blocked_generic(const tki_gemm_cfg *cfg, const 
                      * rows for it (docs/microkernel.md, "A last row of one") */
                     if (direct_a)
                         (mrows == 1 && cfg->ukr_row1 ? cfg->ukr_row1 : cfg->ukr_direct)(
-                            kcur, g->a + (ic + ir) * g->lda + pc, bp, ldb, ct, g->ldc, mrows, ncols, &aux);
+                            kcur, ar + ir * aux.rsa, bp, ldb, ct, g->ldc, mrows, ncols, &aux);
                     else
                         cfg->ukr(kcur, pa + it * kcur * mr, bp, ldb, ct, g->ldc, mrows, ncols, &aux);
                     if (last) tki_act_tile(ct, g->ldc, mrows, ncols, g->epi, g->lo, g->hi);
@@ -205,7 +223,7 @@ static inline  int tki_gemm_f32_tile1_generic(const tki_gemm_cfg *cfg, const tki
 {
     tki_ukr_aux aux;
     float *ct;
-    if (!(tki_gemm_a_in_place(cfg, g) && tki_gemm_b_in_place(cfg, g) &&
+    if (!(tki_gemm_a_in_place(cfg, g, 8) && tki_gemm_b_in_place(cfg, g) &&
           i1 - i0 <= cfg->mr && j1 - j0 <= (size_t)cfg->nv * (1) && g->k <= cfg->kc && g->k))
         return 0;
     ct = g->c + i0 * g->ldc + j0;
@@ -271,7 +289,7 @@ static inline  tk_status tki_gemm_f32_ws_pick_generic(const tki_gemm_cfg *cfg, c
     /* direct kernels on untransposed operands copy nothing, so need no buffer; a wider vector
      * machine than the table assumed may need more than the static buffer even at the narrowest
      * nc: then the caller must pass a workspace */
-    if (g->k && !(tki_gemm_a_in_place(cfg, g) && tki_gemm_b_in_place(cfg, g)) &&
+    if (g->k && !(tki_gemm_a_in_place(cfg, g, 8) && tki_gemm_b_in_place(cfg, g)) &&
         tki_gemm_f32_ws_need_generic(cfg, g->m, g->k, 1) > *ws_floats)
         return TK_ERR_WORKSPACE;
     return TK_OK;
