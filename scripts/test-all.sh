@@ -19,6 +19,7 @@ note() { summary="$summary$1
 ctest_run() {
   label=$1 dir=$2 qcpu=${3:-}
   log="$dir/ctest-$(echo "$label" | tr -c 'a-zA-Z0-9\n' '_').log"
+  t_ctest=$(date +%s)
   if [ -n "$qcpu" ]; then QEMU_CPU=$qcpu ctest --test-dir "$dir" -V -j"$jobs" > "$log" 2>&1
   else ctest --test-dir "$dir" -V -j"$jobs" > "$log" 2>&1; fi
   line=$(grep -E "tests passed, [0-9]+ tests failed out of" "$log" | tail -1)
@@ -28,15 +29,17 @@ ctest_run() {
   total_pass=$((total_pass + tot - f)) total_fail=$((total_fail + f))
   checks=$(grep -E "^[0-9]+: [a-z_]+: [0-9]+ passed" "$log" | sed 's/^[0-9]*: //' | tr '\n' ';')
   detail=$(grep -E "^[0-9]+: (isa|cpu) " "$log" | sed 's/^[0-9]*: //' | sort -u | tr '\n' ';')
-  note "$label: ctest $((tot - f))/$tot passed; $checks $detail"
+  note "$label: ctest $((tot - f))/$tot passed (build ${t_build}s, ctest $(($(date +%s) - t_ctest))s); $checks $detail"
   [ "$f" = 0 ] || { grep -E "FAIL|Failed|\*\*\*" "$log" | head -20; }
 }
 
 # build DIR CONFIGURE-ARGS...: configure and build, counting a failure as a failed test
 build() {
   dir=$1; shift
+  t_build=$(date +%s)
   if cmake -S "$root" -B "$dir" -G Ninja -DTK_BUILD_BENCH=OFF "$@" > "$dir.configure.log" 2>&1 &&
      cmake --build "$dir" -j"$jobs" > "$dir.build.log" 2>&1; then
+    t_build=$(($(date +%s) - t_build)) # seconds, for the summary
     return 0
   fi
   tail -30 "$dir.configure.log" "$dir.build.log" 2>/dev/null
