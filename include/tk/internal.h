@@ -197,18 +197,19 @@ typedef struct tki_gemm_cfg {
     tki_ukr_fn ukr_row1_sweep; /* its column sweep, or NULL */
 } tki_gemm_cfg;
 
-/* 1 when `rows` rows ld floats apart, read side by side, need half as many lines again of one L1
- * set as the cache has ways, modelled as l1_ways ways of 4 KiB (a VIPT L1: Zen 4 32 KiB 8-way,
- * Zen 5 48 KiB 12-way): a row stride that is a multiple of a large power of two puts them all in a
- * few sets, and the steps along k miss L1. On the Zen 4, k = 1024 (A's rows 4 KiB apart, one set),
- * direct tiles in place against a copy of A's rows: 16 rows 52 against 91 GFLOP/s (16x16x1024;
- * 107 in place at k = 1000), 12 rows 83 against 88, 9 rows 96 against 80, 8 rows 107 either way:
- * a set over by a row or two costs less than the copy. */
+/* 1 when `rows` rows ld floats apart, read side by side, need more than 5/4 of the ways of one L1
+ * set, the L1 modelled as l1_ways ways of 4 KiB (a VIPT L1: Zen 4 32 KiB 8-way, Zen 5 48 KiB
+ * 12-way): a row stride that is a multiple of a large power of two puts them all in a few sets,
+ * and the steps along k miss L1. On the Zen 4, A's rows 4 KiB apart (one set), a direct tile on
+ * MR x n x 1024 in place against a copy of A's rows, GFLOP/s at n = 16, 64, 256: 16 rows 54 53 53
+ * against 91 106 108; 13 rows 74 95 94 against 91 110 114; 12 rows 85 105 104 against 90 109 114;
+ * 11 rows 92 96 94 against 87 100 102; 10 rows 105 109 108 against 88 106 109; 9 rows 110 115 114
+ * against 93 110 112: a set over by a row or two costs less than the copy. */
 static inline int tki_rows_collide(size_t ld, size_t rows, size_t l1_ways)
 {
     const size_t s = (ld * sizeof(float)) & 4095, low = s & (0 - s); /* the stride's lowest set bit, mod 4 KiB */
     const size_t sets = s ? 4096 / (low < 64 ? 64 : low) : 1;        /* the sets the rows cycle through */
-    return 2 * ((rows + sets - 1) / sets) > 3 * l1_ways;
+    return 4 * ((rows + sets - 1) / sets) > 5 * l1_ways;
 }
 
 /* The row stride of a copy of A's rows kc deep that a tile of mr rows reads without collisions:
@@ -227,7 +228,7 @@ static inline size_t tki_rows_ld(size_t kc, size_t mr, size_t l1_ways)
  * here. */
 static inline int tki_gemm_a_in_place(const tki_gemm_cfg *cfg, const tki_gemm_args *g, size_t l1_ways)
 {
-    return cfg->ukr_direct && g->transa == TK_NO_TRANS && !(2 * cfg->mr > 3 * l1_ways && tki_rows_collide(g->lda, cfg->mr, l1_ways));
+    return cfg->ukr_direct && g->transa == TK_NO_TRANS && !(4 * cfg->mr > 5 * l1_ways && tki_rows_collide(g->lda, cfg->mr, l1_ways));
 }
 static inline int tki_gemm_b_in_place(const tki_gemm_cfg *cfg, const tki_gemm_args *g)
 {
