@@ -228,7 +228,9 @@ static inline size_t tki_rows_ld(size_t kc, size_t mr, size_t l1_ways)
  * here. */
 static inline int tki_gemm_a_in_place(const tki_gemm_cfg *cfg, const tki_gemm_args *g, size_t l1_ways)
 {
-    return cfg->ukr_direct && g->transa == TK_NO_TRANS && !(4 * cfg->mr > 5 * l1_ways && tki_rows_collide(g->lda, cfg->mr, l1_ways));
+    /* a tile reads no row past m: a 14-row tile on 10 rows reads 10 */
+    const size_t rows = g->m < cfg->mr ? g->m : cfg->mr;
+    return cfg->ukr_direct && g->transa == TK_NO_TRANS && !(4 * rows > 5 * l1_ways && tki_rows_collide(g->lda, rows, l1_ways));
 }
 static inline int tki_gemm_b_in_place(const tki_gemm_cfg *cfg, const tki_gemm_args *g)
 {
