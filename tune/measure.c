@@ -456,8 +456,8 @@ static double logged(const profile_opts *o, const char *key, int rep, int *noisy
 }
 
 /* The record-log prior (see retune.c): per measurement key, by any code, the best rate the recent
- * runs read (repetitions from_rep up to to_rep, quiet and ok); a key is the text from " level=full " up to
- * " rep=". */
+ * runs read (repetitions from_rep up to to_rep, quiet and ok); a key is the text from
+ * " level=full " up to " rep=". */
 static seen_rec g_prior[SEEN_CAP];
 static unsigned g_nprior;
 

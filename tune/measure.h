@@ -53,8 +53,8 @@ double shape_measure(const shape_probe *p, const tkt_row *r, unsigned long long 
                      unsigned long long k, int cold, int rep, int *fresh);
 /* The record-log prior: reads the best rate of every measurement key of this CPU that the runs of
  * repetitions from_rep to to_rep - 1 recorded, quiet, by any code (a fingerprint change keeps the
- * prior); returns how many keys. shape_prior: that rate for configuration r on m x n x k as an exact-shape
- * probe (exact) or the generic one would run it, -1 when no such run recorded it. */
+ * prior); returns how many keys. shape_prior: that rate for configuration r on m x n x k as an
+ * exact-shape probe (exact) or the generic one would run it, -1 when no such run recorded it. */
 int shape_prior_read(const profile_opts *o, int from_rep, int to_rep);
 double shape_prior(const isa_desc *isa, int exact, const tkt_row *r, unsigned long long m, unsigned long long n,
                    unsigned long long k, int cold);
