@@ -483,10 +483,11 @@ int shape_prior_read(const profile_opts *o, int from_rep, int to_rep)
         if (!rep || !record_cpu(line, o->cpu) || atoi(rep + 5) < from_rep || atoi(rep + 5) >= to_rep || !strstr(rep, " result=ok ") ||
             strstr(rep, " quiet=no") || !(gf = strstr(rep, " gflops=")))
             continue;
-        seen_rec *s = slot_in(g_prior, span_hash(at, (size_t)(rep - at)));
+        const unsigned long long h = span_hash(at, (size_t)(rep - at));
+        seen_rec *s = slot_in(g_prior, h);
         if (!s->h && ++g_nprior > SEEN_CAP / 4 * 3) break; /* a prior of the first keys is still one */
         const double g = strtod(gf + 8, NULL);
-        if (!s->h || g > s->gflops) s->h = span_hash(at, (size_t)(rep - at)), s->gflops = g;
+        if (!s->h || g > s->gflops) s->h = h, s->gflops = g;
     }
     if (f) fclose(f);
     return (int)g_nprior;

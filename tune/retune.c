@@ -243,6 +243,16 @@ static tkt_row cut_to_point(const point *p, const tkt_row *r)
     return c;
 }
 
+/* The index of cand[j]'s twin cut to the point's height (add_cand adds it, once), or -1 when
+ * cand[j] is no taller than the point or the twin is not a candidate. */
+static int twin_of(const point *p, int j)
+{
+    tkt_row c = cut_to_point(p, &p->cand[j]);
+    for (int t = 0; t < p->nc && c.mr != p->cand[j].mr; t++)
+        if (same_choice(&p->cand[t], &c)) return t;
+    return -1;
+}
+
 static void add_one(point *p, const tkt_row *r)
 {
     for (int i = 0; i < p->nc; i++)
@@ -279,12 +289,8 @@ int retune_keep_tall(const double *tall, const double *twin, int nsh, unsigned l
 static void drop_tall(point *p, double (*best)[3])
 {
     for (int j = 0; j < p->nc; j++) {
-        tkt_row c = cut_to_point(p, &p->cand[j]);
-        if (c.mr == p->cand[j].mr) continue;
-        for (int t = 0; t < p->nc; t++)
-            if (same_choice(&p->cand[t], &c) && p->score[t] > 0 &&
-                !retune_keep_tall(best[j], best[t], p->nsh, point_mmax(p)))
-                p->score[j] = 0;
+        const int t = twin_of(p, j);
+        if (t >= 0 && p->score[t] > 0 && !retune_keep_tall(best[j], best[t], p->nsh, point_mmax(p))) p->score[j] = 0;
     }
 }
 
@@ -296,11 +302,8 @@ static void drop_tall(point *p, double (*best)[3])
  * with losses to 0.95 (tune/results/zen5-retune-s16b.txt). */
 static int incumbent(const point *p)
 {
-    if (p->score[0] > 0) return 0;
-    tkt_row c = cut_to_point(p, &p->cand[0]);
-    for (int t = 1; t < p->nc && c.mr != p->cand[0].mr; t++)
-        if (same_choice(&p->cand[t], &c) && p->score[t] > 0) return t;
-    return 0;
+    const int t = twin_of(p, 0);
+    return p->score[0] <= 0 && t > 0 && p->score[t] > 0 ? t : 0;
 }
 
 /* The record-log prior (TLM-style: the log's past decisions steer this one). Every run measures its
@@ -329,9 +332,8 @@ static int prior_cut(point *p, const isa_desc *isa)
     }
     for (int j = 1; j < p->nc; j++) p->out[j] = pr[j] > 0 && pr[j] < PRIOR_CUT * top;
     for (int j = 0; j < p->nc; j++) {
-        tkt_row c = cut_to_point(p, &p->cand[j]);
-        for (int t = 0; t < p->nc && !p->out[j] && c.mr != p->cand[j].mr; t++)
-            if (same_choice(&p->cand[t], &c)) p->out[t] = 0;
+        const int t = twin_of(p, j);
+        if (!p->out[j] && t >= 0) p->out[t] = 0;
     }
     p->nout = p->nnew = 0;
     for (int j = 0; j < p->nc; j++) p->nout += p->out[j], p->nnew += pr[j] < 0;
@@ -802,9 +804,8 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
             /* a cut twin's kernel may have no level-0 estimate: it does the tall tile's work less the
              * dead rows, so the tall tile's figure stands for it */
             for (int j = 0; j < p->nc; j++) {
-                tkt_row c = cut_to_point(p, &p->cand[j]);
-                for (int t = 0; t < p->nc && c.mr != p->cand[j].mr; t++)
-                    if (same_choice(&p->cand[t], &c) && p->score[t] <= 0) p->score[t] = p->score[j];
+                const int t = twin_of(p, j);
+                if (t >= 0 && p->score[t] <= 0) p->score[t] = p->score[j];
             }
         }
     }
