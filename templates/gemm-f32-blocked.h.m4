@@ -174,10 +174,10 @@ static inline size_t tki_gemm_f32_ws_need_<@@>TKM_CPU<@@>(const tki_gemm_cfg *cf
     size_t nr = tki_gemm_f32_nr_<@@>TKM_CPU<@@>(cfg);
     size_t kc = tki_min(cfg->kc, k ? k : 1);
     size_t mc = tki_min(cfg->mc, tki_round_up(m, cfg->mr));
-    if (cfg->dot) return tki_round_up(mc * tki_gemm_dot_ld(kc), 16) + tki_gemm_dot_ld(kc) * panels * nr + 16;
     /* a direct row copies A's rows, tki_rows_ld apart, where in place they would collide in L1 */
-    if (cfg->ukr_direct) return tki_round_up(mc * tki_rows_ld(kc, cfg->mr, TKM_L1_WAYS), 16) + kc * panels * nr + 16;
-    return tki_round_up(mc * kc, 16) + kc * panels * nr + 16;
+    size_t ka = cfg->ukr_direct ? tki_rows_ld(kc, cfg->mr, TKM_L1_WAYS) : kc;
+    if (cfg->dot) return tki_round_up(mc * tki_gemm_dot_ld(kc), 16) + tki_gemm_dot_ld(kc) * panels * nr + 16;
+    return tki_round_up(mc * ka, 16) + kc * panels * nr + 16;
 }
 
 m4_ifelse(TKM_ISA_DOT, 1, <@m4_dnl
@@ -262,7 +262,7 @@ static inline TKM_TARGET void tki_gemm_f32_blocked_<@@>TKM_CPU<@@>(const tki_gem
     const int direct_b = tki_gemm_b_in_place(cfg, g);
     /* the direct kernel form reads A by rows (and masks B, so even a ragged B panel needs no copy):
      * in place, or from a copy of the block's rows where in place they would collide in L1 */
-    const int direct_a = cfg->ukr_direct && g->transa == TK_NO_TRANS;
+    const int direct_a = tki_gemm_a_direct(cfg, g);
     const int rows_copy = direct_a && !tki_gemm_a_in_place(cfg, g, TKM_L1_WAYS);
     const size_t lda_copy = tki_rows_ld(kc, mr, TKM_L1_WAYS);
     const size_t pa_floats = tki_round_up(mc * (direct_a ? lda_copy : kc), 16);
