@@ -437,6 +437,47 @@ int tkt_row_is_exact(const tkt_row *w)
     return w->m.lo == w->m.hi && w->n.lo == w->n.hi && w->k.lo == w->k.hi && w->k.hi != TK_SIZE_INF;
 }
 
+/* Short rows (docs/microkernel.md, "Tiles of exactly m rows"): a direct kernel of MR rows computes
+ * MR rows whatever m is (rows past m re-read row 0 and are not stored), so a direct row whose m range
+ * starts below its MR serves each m below both its MR and the range's top with the same kernel cut
+ * to exactly m rows: same columns, unroll, prefetch, blocks and order, one row tile of m rows. The
+ * table keeps the tuner's choice; the generator derives the cut rows from it, as the templates
+ * narrow a ragged column tile to the vectors it needs. The top m keeps the row's tile: the tuner
+ * measured the row there (a grid cell's representative is its top edge; an exact row or a decode
+ * row of one m was measured at that m), and there a taller tile can win (14x32 on 12 rows of B
+ * streamed from memory ran 12x4096x4096 at 1.0-1.4x the speed of 12x32, eight runs). A range row
+ * whose n and k are single values is left whole: its cut rows would be exact rows, each one more
+ * compare at every call site. The tuner's probes list the same cut tiles (shape_probe_build).
+ * Returns 0 (with file:line) when the rows no longer fit. */
+int tkt_short_rows(const isa_desc *d, tkt_table *t)
+{
+    static tkt_row out[MAXROWS];
+    int n = 0;
+    for (int j = 0; j < t->n; j++) {
+        const tkt_row *w = &t->rows[j];
+        unsigned long long r = w->m.lo;
+        const int cut = d->direct && w->packa == 0 && w->m.lo < w->m.hi && w->m.lo < w->mr &&
+                        (w->n.lo != w->n.hi || w->k.lo != w->k.hi);
+        for (; cut && r < w->mr && r < w->m.hi; r++) {
+            if (n == MAXROWS) break;
+            out[n] = *w;
+            out[n].m.lo = out[n].m.hi = r;
+            out[n].mr = (unsigned)r;
+            out[n].mc = r;
+            n++;
+        }
+        if (n == MAXROWS) {
+            err_at(t->path, w->line, "more than %d rows once the direct rows are cut to exactly m rows", MAXROWS);
+            return 0;
+        }
+        out[n] = *w;
+        out[n++].m.lo = r;
+    }
+    memcpy(t->rows, out, (size_t)n * sizeof out[0]);
+    t->n = n;
+    return 1;
+}
+
 int tkt_row_has(const tkt_row *w, unsigned long long m, unsigned long long n, unsigned long long k)
 {
     return w->m.lo <= m && m <= w->m.hi && w->n.lo <= n && n <= w->n.hi && w->k.lo <= k && k <= w->k.hi;

@@ -111,6 +111,10 @@ uint32_t fnv1a_file(const char *path);
 int parse_table(const char *path, const isa_desc *isa, tkt_table *t);
 /* A row that matches one shape only: it gets that shape's own compiled instance of the driver. */
 int tkt_row_is_exact(const tkt_row *w);
+/* Cuts the direct range rows of t whose m range starts below their MR into rows of exactly m rows, as
+ * the generator instantiates a table (docs/microkernel.md, "Tiles of exactly m rows"); 0 (with
+ * file:line) when they no longer fit MAXROWS. */
+int tkt_short_rows(const isa_desc *d, tkt_table *t);
 /* 1 when m x n x k lies in the row's ranges. */
 int tkt_row_has(const tkt_row *w, unsigned long long m, unsigned long long n, unsigned long long k);
 const isa_desc *load_isa(project *p, const char *name, const char *where, int line);

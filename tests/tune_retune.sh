@@ -11,7 +11,7 @@
 # cold mode (operands rotated through an arena) times and checks, and a cold run on busy memory is
 # run again and marked; no row,
 # measured or estimated, has a tile taller than its m range; the dry run prints each point's shapes
-# and how they are measured (a narrow decode cell's warm corner); a malformed shape list is refused
+# and how they are measured (a narrow decode cell's warm corner, a small cell's shallow middle); a malformed shape list is refused
 # with file:line.
 # usage: tune_retune.sh TKTUNE TKGEN ROOT WORKDIR
 set -u
@@ -186,6 +186,11 @@ grep -q '^point 9\.\.12 x 257\.\.512 x \*: 12x512x64 warm, 12x512x4096 cold, 9x[
   ok || bad "dry run, cell 9..12 x 257..512: $(grep '^point 9\.\.12 x 257' "$work/o13")"
 grep -q '^point 257\.\.512 x 257\.\.512 x \*: 512x512x256 cache, ' "$work/o13" && ok ||
   bad "dry run, cell 257..512 x 257..512: $(grep '^point 257\.\.512 x 257\.\.512' "$work/o13")"
+# a small cell (at most 64 x 64) measures its middle as deep as it is tall or wide, a larger one deep
+grep -q '^point 17\.\.32 x 17\.\.24 x \*: 32x24x256 cache, 32x24x512 cache, 23x20x23 cache;' "$work/o13" && ok ||
+  bad "dry run, cell 17..32 x 17..24: $(grep '^point 17\.\.32 x 17\.\.24 ' "$work/o13")"
+grep -q '^point 65\.\.128 x 65\.\.128 x \*: 128x128x256 cache, 128x128x512 cache, 91x91x362 cache;' "$work/o13" && ok ||
+  bad "dry run, cell 65..128 x 65..128: $(grep '^point 65\.\.128 x 65\.\.128 ' "$work/o13")"
 
 # a malformed shape list
 printf 'small 7 9 5\nsmall 7 x 5\n' > "$work/shapes"

@@ -238,12 +238,17 @@ int shape_probe_build(shape_probe *p, const profile_opts *o, const isa_desc *isa
                       const tkt_row *rows, int nrows, int compile)
 {
     static char tiles[16384], direct[16384], dot[4096];
+    static tkt_table cut;
     char cmd[40000], gen[1100], src[1100], sym[40], one[64];
     tiles[0] = direct[0] = dot[0] = 0;
     p->o = o, p->isa = isa, p->t = t, p->cold_bytes = cold_arena(t);
+    /* the table's rows as tkgen instantiates them, the cut ones included (tkt_short_rows): the
+     * framework built below names their kernels */
+    cut = *t;
+    if (!tkt_short_rows(isa, &cut)) return 0;
     for (int pass = 0; pass < 2; pass++)
-        for (int i = 0; i < (pass ? nrows : t->n); i++) {
-            const tkt_row *r = pass ? &rows[i] : &t->rows[i];
+        for (int i = 0; i < (pass ? nrows : cut.n); i++) {
+            const tkt_row *r = pass ? &rows[i] : &cut.rows[i];
             tile_arg(isa, r, one, sizeof one);
             if (r->packa == TKT_DOT) {
                 add_tile(dot, sizeof dot, one);

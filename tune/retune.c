@@ -54,6 +54,8 @@
 #define TALL_SIBLINGS 2 /* candidates of a streamed point of TALL_MIN_M rows or more tried taller too */
 #define WHOLE_K_TWINS 6 /* candidates of an exact point with k <= 16 that get a ku = k twin */
 #define DOT_MAX_N 64 /* points at most this wide (exact) or cells no wider also try the dot form */
+#define SMALL_MN 64 /* cells no taller and no wider measure their middle shape shallow (SMALL_K deep at least) */
+#define SMALL_K 16
 #define PRIOR_CUT 0.92 /* a candidate recent runs read under this fraction of the point's best is left out */
 
 typedef struct {
@@ -720,8 +722,14 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
         if (deep) p->sm[p->nsh] = (unsigned long long)hm, p->sn[p->nsh] = STREAM_N, p->sk[p->nsh++] = (unsigned long long)kb, p->bigb = 1;
         else if (p->wide) p->sm[p->nsh] = (unsigned long long)hm, p->sn[p->nsh] = STREAM_WIDE, p->sk[p->nsh++] = k2;
         else if (k2 != k1) p->sm[p->nsh] = (unsigned long long)hm, p->sn[p->nsh] = (unsigned long long)hn, p->sk[p->nsh++] = (unsigned long long)k2;
+        /* A small cell's middle is measured as shallow as it is tall and wide: such cells serve small
+         * products, where a tile's calls and edges cost more than its k loop, and the top corner
+         * measures the deep ones twice already. Measured at depth 600 only, 17..32 x 17..32 took
+         * 4x96 (four-row tiles, a call each), which ran 17x19x23 at 0.74x and 29x31x37 at 0.86x the
+         * speed of 9x32 and 10x32 (session 29, zen4, tk_bench, two runs). */
+        const double km = !p->stream && hm <= SMALL_MN && hn <= SMALL_MN ? fmax(SMALL_K, fmax(mm, mn)) : sqrt(k1 * k2);
         if (mm != hm || mn != hn)
-            p->sm[p->nsh] = (unsigned long long)mm, p->sn[p->nsh] = (unsigned long long)mn, p->sk[p->nsh++] = (unsigned long long)round(sqrt(k1 * k2));
+            p->sm[p->nsh] = (unsigned long long)mm, p->sn[p->nsh] = (unsigned long long)mn, p->sk[p->nsh++] = (unsigned long long)round(km);
         p->rm = cells[i].m, p->rn = cells[i].n, p->rk = cells[i].k;
     }
     for (int i = 0; i < np; i++) {
