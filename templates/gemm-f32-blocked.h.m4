@@ -526,8 +526,8 @@ static inline TKI_UNUSED tk_status tki_gemm_f32_generic_<@@>TKM_CPU<@@>(const tk
 {
     tki_gemm_args g;
     int nothing;
-    float *ws;
-    size_t ws_floats;
+    float *ws = NULL; /* set by tki_gemm_f32_ws_pick before the blocked loops run */
+    size_t ws_floats = 0;
     const tki_gemm_cfg *cfg;
     tk_status st;
     /* here, not only in tki_gemm_check: gcc 12 at -O1 (aarch64) otherwise sees a path on which g is
@@ -536,9 +536,11 @@ static inline TKI_UNUSED tk_status tki_gemm_f32_generic_<@@>TKM_CPU<@@>(const tk
     st = tki_gemm_check(d, &g, &nothing);
     if (st != TK_OK || nothing) return st;
     cfg = &tki_gemm_f32_cfgs_<@@>TKM_CPU[idx];
-    st = tki_gemm_f32_ws_pick_<@@>TKM_CPU<@@>(cfg, d, &g, &ws, &ws_floats);
-    if (st != TK_OK) return st;
+    /* A caller's workspace is checked first, whatever runs. Without one, a call that one direct
+     * tile covers (operands in place) needs none and runs before the static buffer is looked at. */
+    if (d->workspace && (st = tki_gemm_f32_ws_pick_<@@>TKM_CPU<@@>(cfg, d, &g, &ws, &ws_floats)) != TK_OK) return st;
     if (d->nparts <= 1 && tki_gemm_f32_tile1_<@@>TKM_CPU<@@>(cfg, &g, 0, g.m, 0, g.n)) return TK_OK;
+    if (!d->workspace && (st = tki_gemm_f32_ws_pick_<@@>TKM_CPU<@@>(cfg, d, &g, &ws, &ws_floats)) != TK_OK) return st;
     tki_gemm_f32_part_<@@>TKM_CPU<@@>(cfg, &g, d->part, d->nparts ? d->nparts : 1, ws, ws_floats);
     return TK_OK;
 }
