@@ -77,7 +77,7 @@ static int is_exact(const bucket *b)
         TKT_CHECK(bad_general == 0, "%s: the general tree disagrees at %lu of %lu shapes", token, bad_general, \
                   points);                                                                               \
         for (int i = 0; i < nb; i++) {                                                                   \
-            /* tkgen cuts a direct range row to exactly m rows below its MR and its top (short_rows) */   \
+            /* tkgen cuts a direct range row to exactly m rows below its MR and top (tkt_short_rows) */ \
             const tki_gemm_cfg *cf = &tki_gemm_f32_cfgs_##sym[rows[i].id];                              \
             const int range = rows[i].hi[0] == 0 || rows[i].lo[0] < rows[i].hi[0];                      \
             const int one_nk = rows[i].lo[1] == rows[i].hi[1] && rows[i].lo[2] == rows[i].hi[2];         \

@@ -11,8 +11,8 @@
 # cold mode (operands rotated through an arena) times and checks, and a cold run on busy memory is
 # run again and marked; no row,
 # measured or estimated, has a tile taller than its m range; the dry run prints each point's shapes
-# and how they are measured (a narrow decode cell's warm corner, a small cell's shallow middle); a malformed shape list is refused
-# with file:line.
+# and how they are measured (a narrow decode cell's warm corner, a small cell's shallow middle); a
+# malformed shape list is refused with file:line.
 # usage: tune_retune.sh TKTUNE TKGEN ROOT WORKDIR
 set -u
 tktune=$1 tkgen=$2 root=$3 work=$4

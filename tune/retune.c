@@ -724,9 +724,9 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
         else if (k2 != k1) p->sm[p->nsh] = (unsigned long long)hm, p->sn[p->nsh] = (unsigned long long)hn, p->sk[p->nsh++] = (unsigned long long)k2;
         /* A small cell's middle is measured as shallow as it is tall and wide: such cells serve small
          * products, where a tile's calls and edges cost more than its k loop, and the top corner
-         * measures the deep ones twice already. Measured at depth 600 only, 17..32 x 17..32 took
-         * 4x96 (four-row tiles, a call each), which ran 17x19x23 at 0.74x and 29x31x37 at 0.86x the
-         * speed of 9x32 and 10x32 (session 29, zen4, tk_bench, two runs). */
+         * measures the deep ones twice already. Measured at depth 600 only, 17..32 x 9..12 kept the dot
+         * form's 4x6, whose reduction does not pay on short rows: 20x10x20 ran at half the speed of the
+         * 6x64 the shallow middle chose (session 29, zen4, tk_bench, two runs). */
         const double km = !p->stream && hm <= SMALL_MN && hn <= SMALL_MN ? fmax(SMALL_K, fmax(mm, mn)) : sqrt(k1 * k2);
         if (mm != hm || mn != hn)
             p->sm[p->nsh] = (unsigned long long)mm, p->sn[p->nsh] = (unsigned long long)mn, p->sk[p->nsh++] = (unsigned long long)round(km);
