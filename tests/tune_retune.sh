@@ -167,8 +167,7 @@ else grep -q "wrong result" "$work/o11" && grep -q ' level=check .* result=wrong
 
 # an exact shape also tries the tiles that cut it evenly (fixed-width ISAs with the direct form):
 # 32x32x32 on AVX-512 takes three 14x32 tiles, and 8x32 (four) must be among its measured instances.
-# Only the row count 32 (--rows): the exact shape and the cells of 17..32 rows, whose framework
-# probe names the kernels of the table's cut rows (tkt_short_rows) beside the candidates'
+# Only the row count 32 (--rows): the exact shape and the cells of 17..32 rows.
 if grep -qw avx512f /proc/cpuinfo 2>/dev/null; then
   printf '32 32 32\n' > "$work/even.shapes"
   "$tktune" retune --root "$root" --cpu x86-64-v4 --tkgen "$tkgen" --work "$work/v4" --log "$work/v4.log" --out "$work/v4.tkt" \
