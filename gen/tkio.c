@@ -456,8 +456,8 @@ int tkt_short_rows(const isa_desc *d, tkt_table *t)
     for (int j = 0; j < t->n; j++) {
         const tkt_row *w = &t->rows[j];
         unsigned long long r = w->m.lo;
-        const int cut = d->direct && w->packa == 0 && w->m.lo < w->m.hi && w->m.lo < w->mr &&
-                        (w->n.lo != w->n.hi || w->k.lo != w->k.hi);
+        /* the loop's bounds leave whole a row whose m range starts at its MR or is one value */
+        const int cut = d->direct && w->packa == 0 && (w->n.lo != w->n.hi || w->k.lo != w->k.hi);
         for (; cut && r < w->mr && r < w->m.hi; r++) {
             if (n == MAXROWS) break;
             out[n] = *w;
