@@ -83,12 +83,22 @@ m4_dnl # masked B loads into memory operands of every row's FMA (4x48 at 4x4096x
 m4_dnl # and with n opaque they still ran 0.91-0.97x (M = 4 decode shapes, alternating runs).
 m4_dnl # (Session 26: with the k loop of tkm_kloop_late GCC inlines 4x48 into its sweep anyway, and the
 m4_dnl # 4-row decode shapes read 0.96-1.00x; a call through an opaque pointer read 0.84-0.85x.)
+m4_dnl # A template may define tkm_ukr_sweep_out_of_line(MR) as 1 for tiles whose kernel its sweep must
+m4_dnl # call out of line (through a noinline wrapper, NAME_call), whatever GCC's inliner would decide.
 m4_define(<@tkm_ukr_sweep@>, <@tkm_nargs(<@tkm_ukr_sweep@>, 5, $#)m4_ifdef(<@_tkm_have_@>tkm_ukr_sweep_name($2, $3, $4, $5), <@@>,
 <@m4_define(<@_tkm_have_@>tkm_ukr_sweep_name($2, $3, $4, $5))m4_dnl
-m4_pushdef(<@_tkm_sweep_tile@>, m4_ifelse($2, 1, <@tkm_ukr_direct_name($2, $3, $4, $5)<@@>_tile@>, <@tkm_ukr_direct_name($2, $3, $4, $5)@>))m4_dnl
+m4_pushdef(<@_tkm_sweep_ool@>, m4_ifdef(<@tkm_ukr_sweep_out_of_line@>, <@tkm_ukr_sweep_out_of_line($2)@>, 0))m4_dnl
+m4_pushdef(<@_tkm_sweep_tile@>, m4_ifelse($2, 1, <@tkm_ukr_direct_name($2, $3, $4, $5)<@@>_tile@>, _tkm_sweep_ool, 1, <@tkm_ukr_direct_name($2, $3, $4, $5)<@@>_call@>, <@tkm_ukr_direct_name($2, $3, $4, $5)@>))m4_dnl
 m4_ifelse($2, 1, <@m4_pushdef(<@tkm_ukr_attrs@>, <@TKI_ALWAYS_INLINE @>)m4_dnl
 $1(_tkm_sweep_tile, $2, $3, $4, 1, $5)m4_dnl
 m4_popdef(<@tkm_ukr_attrs@>)@>)m4_dnl
+m4_ifelse(_tkm_sweep_ool, 1, <@m4_dnl
+/* the kernel called out of line, as the template asks for tiles of these rows */
+static TKI_NOINLINE TKM_TARGET void _tkm_sweep_tile<@@>(TKI_UKR_PARAMS)
+{
+    tkm_ukr_direct_name($2, $3, $4, $5)(k, a, b, ldb, c, ldc, m, n, aux);
+}
+@>)m4_dnl
 static inline TKM_TARGET void tkm_ukr_sweep_name($2, $3, $4, $5)(TKI_UKR_PARAMS)
 {
     const size_t nr = (size_t)$3 * (tkm_vl_f32);
@@ -100,10 +110,10 @@ static inline TKM_TARGET void tkm_ukr_sweep_name($2, $3, $4, $5)(TKI_UKR_PARAMS)
     }
     if (j < n) {
         tile.bias = aux->bias ? aux->bias + j : NULL;
-        tkm_ukr_direct_name($2, $3, $4, $5)(k, a, b + j, ldb, c + j, ldc, m, n - j, &tile);
+        m4_ifelse(_tkm_sweep_ool, 1, <@_tkm_sweep_tile@>, <@tkm_ukr_direct_name($2, $3, $4, $5)@>)<@@>(k, a, b + j, ldb, c + j, ldc, m, n - j, &tile);
     }
 }
-m4_popdef(<@_tkm_sweep_tile@>)m4_dnl
+m4_popdef(<@_tkm_sweep_tile@>)m4_popdef(<@_tkm_sweep_ool@>)m4_dnl
 @>)@>)
 
 m4_dnl # tkm_ukr_direct_sweep(EMIT, MR, NV, KU, PF): the direct kernel MRxNV (tkm_ukr_once) and its column sweep.

@@ -17,7 +17,7 @@ static void check_kernel(const char *name, tki_ukr_fn f, size_t mr, size_t nv, s
 {
     const int direct = form == FORM_DIRECT, dot = form == FORM_DOT;
     const size_t nr = dot ? nv : nv * vl;
-    size_t ks[10], ms[3], ns[12];
+    size_t ks[10], ms[8], ns[12];
     size_t nk = 0, nm = 0, nn = 0, ik, im, in, ib, ibias, ild;
     static const float betas[3] = {0.0f, 1.0f, -0.5f};
     ks[nk++] = 1;
@@ -38,6 +38,17 @@ static void check_kernel(const char *name, tki_ukr_fn f, size_t mr, size_t nv, s
     ms[nm++] = mr;
     if (mr > 1) ms[nm++] = mr - 1;
     if (mr > 2) ms[nm++] = 1;
+    /* tall direct tiles read A's rows in groups of four that move up to stay below row m (the
+     * AVX-512 template): fewer rows than a group, and groups cut part-way through and past m */
+    if (direct && mr > 4) {
+        const size_t more[5] = {2, 3, 5, mr / 2 + 1, mr - 3};
+        size_t i, j;
+        for (i = 0; i < 5; i++) {
+            for (j = 0; j < nm && ms[j] != more[i]; j++)
+                ;
+            if (j == nm && more[i] < mr) ms[nm++] = more[i];
+        }
+    }
     ns[nn++] = nr;
     if (nr > 1) ns[nn++] = nr - 1;
     if (nr > 2) ns[nn++] = 1;

@@ -114,20 +114,42 @@ m4_define(<@_tkm_sw@>, <@m4_ifelse(TKM_FL, y, <@_mm256@>, <@_mm512@>)@>)
 m4_define(<@_tkm_svt@>, <@m4_ifelse(TKM_FL, y, <@__m256@>, <@__m512@>)@>)
 m4_define(<@_tkm_sc@>, <@m4_ifelse(TKM_FL, h, <@m4_ifelse(_tkm_fv, y, <@_mm512_castps512_ps256($1)@>, <@$1@>)@>, <@$1@>)@>)
 
+m4_dnl # Direct tiles of _tkm_group_min rows or more (TKM_GROUPED) read A through one pointer per group of
+m4_dnl # four rows (g_Q, advanced one column per k step) and three row offsets shared by the groups
+m4_dnl # (o_1..o_3, base + index * 4 operands): 14 rows take 4 + 3 registers instead of 14 pointers, which
+m4_dnl # with the loop's own registers outnumbered x86's 15 and spilled inside the loop (14x16 direct: 16.6
+m4_dnl # cycles per k step for 14 FMAs; grouped 14.2; prototype). A group that would reach past row m
+m4_dnl # moves up to end at row m - 1 (r_Q: its first row), so nothing past A is read; accumulator I then
+m4_dnl # holds row r_Q + I % 4 and is stored only when that row is its own (>= 4Q) and below m. Fewer than
+m4_dnl # four rows in all (m < 4): the offsets stop at row m - 1.
+m4_define(<@_tkm_group_min@>, <@10@>)
+m4_dnl # Their sweeps call them out of line (tkm_ukr_sweep_out_of_line, gen/tkm.m4): smaller without the
+m4_dnl # spills, a grouped kernel was inlined into its sweep, and there, its B cold, 14x32 pf8 ran
+m4_dnl # 14x1000x500 at 0.72x and 13x1000x1000 at 0.77x the speed of the out-of-line call (tk_bench,
+m4_dnl # alternating builds).
+m4_define(<@tkm_ukr_sweep_out_of_line@>, <@m4_eval($1 >= _tkm_group_min)@>)
+m4_define(<@_tkm_ngroups@>, <@m4_eval((TKM_MR + 3) / 4)@>)
+m4_dnl # the element of A that row TKM_I multiplies in k step TKM_U
+m4_define(<@_tkm_a_elt@>, <@m4_ifelse(TKM_DIRECT, 1, <@m4_ifelse(TKM_GROUPED, 1, <@g_<@@>m4_eval(TKM_I / 4)[m4_ifelse(m4_eval(TKM_I % 4), 0, <@0@>, <@o_<@@>m4_eval(TKM_I % 4)@>)]@>, <@a_<@@>TKM_I<@@>[p + m4_eval(TKM_U - 1)]@>)@>, <@a[TKM_I]@>)@>)
+m4_dnl # the row of C that accumulator row TKM_I holds, and whether it is stored
+m4_define(<@_tkm_crow@>, <@m4_ifelse(TKM_GROUPED, 1, <@(r_<@@>m4_eval(TKM_I / 4) + m4_eval(TKM_I % 4))@>, <@TKM_I@>)@>)
+m4_define(<@_tkm_keep@>, <@m4_ifelse(TKM_GROUPED, 1, <@m4_ifelse(m4_eval(TKM_I < 4), 1, <@m > TKM_I@>, <@r_<@@>m4_eval(TKM_I / 4) + m4_eval(TKM_I % 4) >= m4_eval(TKM_I / 4 * 4) && r_<@@>m4_eval(TKM_I / 4) + m4_eval(TKM_I % 4) < m@>)@>, <@m > TKM_I@>)@>)
+
 m4_dnl # one k step (TKM_U of the unrolled group, 1 in the tail); the direct form (TKM_DIRECT 1) reads
-m4_dnl # A in place through row pointers at column p + TKM_U - 1, and B through the column masks when
+m4_dnl # A in place (_tkm_a_elt: row pointers at column p + TKM_U - 1, or the groups of four rows
+m4_dnl # above, advanced after each step), and B through the column masks when
 m4_dnl # TKM_MASKB is 1 (a ragged tile)
 m4_define(<@_tkm_avx512_step@>, <@        {
 tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@            const _tkm_vt b_<@@>TKM_V = m4_ifelse(TKM_MASKB, 1, <@_tkm_w<@@>_maskz_loadu_ps(k_<@@>TKM_V, b + m4_eval(TKM_V * 16))@>, <@_tkm_w<@@>_loadu_ps(b + m4_eval(TKM_V * 16))@>);
 @>)m4_dnl
 tkm_prefetch_b(m4_eval(TKM_NV * 16))m4_dnl
 tkm_for(<@TKM_I@>, 0, TKM_MR - 1, <@            {
-                const _tkm_svt ai = _tkm_sw<@@>_set1_ps(m4_ifelse(TKM_DIRECT, 1, <@a_<@@>TKM_I<@@>[p + m4_eval(TKM_U - 1)]@>, <@a[TKM_I]@>));
+                const _tkm_svt ai = _tkm_sw<@@>_set1_ps(_tkm_a_elt);
 tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@                tkm_acc(TKM_I, TKM_V) = _tkm_w<@@>_fmadd_ps(_tkm_sc(ai), b_<@@>TKM_V, tkm_acc(TKM_I, TKM_V));
 @>)m4_dnl
             }
 @>)m4_dnl
-            m4_ifelse(TKM_DIRECT, 1, <@@>, <@a += TKM_MR;@>)
+            m4_ifelse(TKM_DIRECT, 1, <@m4_ifelse(TKM_GROUPED, 1, <@tkm_for(<@TKM_Q@>, 0, _tkm_ngroups - 1, <@g_<@@>TKM_Q<@@>++; @>)@>)@>, <@a += TKM_MR;@>)
             b += ldb;
 m4_dnl # B rows in place are ldb apart, a run-time stride: in a one-row direct tile, GCC gives every
 m4_dnl # row of an unrolled group and every vector its own address register, more than x86 has, and
@@ -151,7 +173,7 @@ m4_ifelse(TKM_MR, 1, <@tkm_kloop(<@_tkm_avx512_step@>)@>, <@tkm_kloop_late(<@_tk
 m4_popdef(<@TKM_MASKB@>)@>)
 
 m4_dnl # _tkm_avx512_store(EXPR-OF-ROW-I-VECTOR-V): one masked store per accumulator of the valid rows
-m4_define(<@_tkm_avx512_rows@>, <@tkm_for(<@TKM_I@>, 0, TKM_MR - 1, <@            if (m > TKM_I) {
+m4_define(<@_tkm_avx512_rows@>, <@tkm_for(<@TKM_I@>, 0, TKM_MR - 1, <@            if (_tkm_keep) {
 tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@                $1
 @>)m4_dnl
             }
@@ -183,12 +205,12 @@ tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@        const _tkm_vt bias_<@@>TKM_V = aux->
 @>)m4_dnl
         if (aux->beta == 0.0f && aux->alpha == 1.0f && !aux->bias) {
             /* the plain product: one multiply-add less on every accumulator's path to memory */
-_tkm_avx512_rows(<@_tkm_w<@@>_mask_storeu_ps(c + TKM_I * ldc + m4_eval(TKM_V * 16), k_<@@>TKM_V, tkm_acc(TKM_I, TKM_V));@>)m4_dnl
+_tkm_avx512_rows(<@_tkm_w<@@>_mask_storeu_ps(c + _tkm_crow * ldc + m4_eval(TKM_V * 16), k_<@@>TKM_V, tkm_acc(TKM_I, TKM_V));@>)m4_dnl
         } else if (aux->beta == 0.0f) {
-_tkm_avx512_rows(<@_tkm_w<@@>_mask_storeu_ps(c + TKM_I * ldc + m4_eval(TKM_V * 16), k_<@@>TKM_V, _tkm_w<@@>_fmadd_ps(_tkm_sc(va), tkm_acc(TKM_I, TKM_V), bias_<@@>TKM_V));@>)m4_dnl
+_tkm_avx512_rows(<@_tkm_w<@@>_mask_storeu_ps(c + _tkm_crow * ldc + m4_eval(TKM_V * 16), k_<@@>TKM_V, _tkm_w<@@>_fmadd_ps(_tkm_sc(va), tkm_acc(TKM_I, TKM_V), bias_<@@>TKM_V));@>)m4_dnl
         } else {
             const _tkm_svt vb = _tkm_sw<@@>_set1_ps(aux->beta);
-_tkm_avx512_rows(<@_tkm_w<@@>_mask_storeu_ps(c + TKM_I * ldc + m4_eval(TKM_V * 16), k_<@@>TKM_V, _tkm_w<@@>_fmadd_ps(_tkm_sc(vb), _tkm_w<@@>_maskz_loadu_ps(k_<@@>TKM_V, c + TKM_I * ldc + m4_eval(TKM_V * 16)), _tkm_w<@@>_fmadd_ps(_tkm_sc(va), tkm_acc(TKM_I, TKM_V), bias_<@@>TKM_V)));@>)m4_dnl
+_tkm_avx512_rows(<@_tkm_w<@@>_mask_storeu_ps(c + _tkm_crow * ldc + m4_eval(TKM_V * 16), k_<@@>TKM_V, _tkm_w<@@>_fmadd_ps(_tkm_sc(vb), _tkm_w<@@>_maskz_loadu_ps(k_<@@>TKM_V, c + _tkm_crow * ldc + m4_eval(TKM_V * 16)), _tkm_w<@@>_fmadd_ps(_tkm_sc(va), tkm_acc(TKM_I, TKM_V), bias_<@@>TKM_V)));@>)m4_dnl
         }
     }
 @>)
@@ -198,11 +220,20 @@ m4_dnl # that many rows ahead in every k step (tkm_prefetch_b)
 m4_define(<@_tkm_avx512_kernel@>, <@m4_dnl
 m4_pushdef(<@TKM_MR@>, <@$2@>)m4_pushdef(<@TKM_NV@>, <@$3@>)m4_pushdef(<@TKM_KU@>, <@$4@>)m4_pushdef(<@TKM_DIRECT@>, <@$5@>)m4_pushdef(<@TKM_PF@>, <@$6@>)m4_dnl
 m4_pushdef(<@TKM_ONEROW@>, m4_eval(TKM_DIRECT && TKM_MR == 1))m4_dnl
+m4_pushdef(<@TKM_GROUPED@>, m4_eval(TKM_DIRECT && TKM_MR >= _tkm_group_min))m4_dnl
 static inline TKM_TARGET tkm_ukr_attrs<@@>void $1(TKI_UKR_PARAMS)
 {
     size_t p = 0;
 tkm_ukr_narrow(16)m4_dnl
-m4_ifelse(TKM_DIRECT, 1, <@m4_dnl
+m4_ifelse(TKM_GROUPED, 1, <@m4_dnl
+    /* direct form, A rows in place through groups of four rows (the template says why) */
+    const size_t last = m ? m - 1 : 0;
+    const size_t o_1 = (m > 1 ? 1 : last) * aux->rsa, o_2 = (m > 2 ? 2 : last) * aux->rsa, o_3 = (m > 3 ? 3 : last) * aux->rsa;
+tkm_for(<@TKM_Q@>, 0, _tkm_ngroups - 1, <@m4_pushdef(<@_tkm_gs@>, m4_ifelse(m4_eval(TKM_MR - 4 * TKM_Q < 4), 1, m4_eval(TKM_MR - 4 * TKM_Q), 4))m4_dnl
+    const size_t r_<@@>TKM_Q = m4_ifelse(TKM_Q, 0, <@0@>, <@m >= m4_eval(4 * TKM_Q + _tkm_gs) ? TKM_Q * 4 : m >= _tkm_gs ? m - _tkm_gs : 0@>);
+    const float *TKI_RESTRICT g_<@@>TKM_Q = a + r_<@@>TKM_Q * aux->rsa;
+m4_popdef(<@_tkm_gs@>)@>)m4_dnl
+@>, TKM_DIRECT, 1, <@m4_dnl
     /* direct form: A rows in place (rows past m re-read row 0, their results are never stored) */
 tkm_for(<@TKM_I@>, 0, TKM_MR - 1, <@    const float *TKI_RESTRICT a_<@@>TKM_I = a + (m > TKM_I ? TKM_I : 0) * aux->rsa;
 @>)m4_dnl
@@ -226,7 +257,7 @@ m4_pushdef(<@TKM_FL@>, <@h@>)_tkm_avx512_body<@@>m4_popdef(<@TKM_FL@>)m4_dnl
 m4_pushdef(<@TKM_FL@>, <@z@>)_tkm_avx512_body<@@>m4_popdef(<@TKM_FL@>)m4_dnl
     }
 }
-m4_popdef(<@TKM_MR@>)m4_popdef(<@TKM_NV@>)m4_popdef(<@TKM_KU@>)m4_popdef(<@TKM_DIRECT@>)m4_popdef(<@TKM_PF@>)m4_popdef(<@TKM_ONEROW@>)m4_dnl
+m4_popdef(<@TKM_MR@>)m4_popdef(<@TKM_NV@>)m4_popdef(<@TKM_KU@>)m4_popdef(<@TKM_DIRECT@>)m4_popdef(<@TKM_PF@>)m4_popdef(<@TKM_ONEROW@>)m4_popdef(<@TKM_GROUPED@>)m4_dnl
 @>)
 
 m4_define(<@tkm_ukr_gemm_f32@>, <@tkm_ukr_once(<@_tkm_avx512_kernel@>, $1, $2, $3, 0, tkm_ukr_pf_args(<@tkm_ukr_gemm_f32@>, $#, $4))@>)
