@@ -122,7 +122,7 @@ m4_dnl # cycles per k step for 14 FMAs; grouped 14.2; prototype). A group that w
 m4_dnl # moves up to end at row m - 1 (r_Q: its first row), so nothing past A is read; accumulator I then
 m4_dnl # holds row r_Q + I % 4 and is stored only when that row is its own (>= 4Q) and below m. Fewer than
 m4_dnl # four rows in all (m < 4): the offsets stop at row m - 1.
-m4_define(<@_tkm_group_min@>, <@10@>)
+m4_define(<@_tkm_group_min@>, <@9@>)
 m4_dnl # Their sweeps call them out of line (tkm_ukr_sweep_out_of_line, gen/tkm.m4): smaller without the
 m4_dnl # spills, a grouped kernel was inlined into its sweep, and there, its B cold, 14x32 pf8 ran
 m4_dnl # 14x1000x500 at 0.72x and 13x1000x1000 at 0.77x the speed of the out-of-line call (tk_bench,
