@@ -133,7 +133,8 @@ m4_dnl # the element of A that row TKM_I multiplies in k step TKM_U
 m4_define(<@_tkm_a_elt@>, <@m4_ifelse(TKM_DIRECT, 1, <@m4_ifelse(TKM_GROUPED, 1, <@g_<@@>m4_eval(TKM_I / 4)[m4_ifelse(m4_eval(TKM_I % 4), 0, <@0@>, <@o_<@@>m4_eval(TKM_I % 4)@>)]@>, <@a_<@@>TKM_I<@@>[p + m4_eval(TKM_U - 1)]@>)@>, <@a[TKM_I]@>)@>)
 m4_dnl # the row of C that accumulator row TKM_I holds, and whether it is stored
 m4_define(<@_tkm_crow@>, <@m4_ifelse(TKM_GROUPED, 1, <@(r_<@@>m4_eval(TKM_I / 4) + m4_eval(TKM_I % 4))@>, <@TKM_I@>)@>)
-m4_define(<@_tkm_keep@>, <@m4_ifelse(TKM_GROUPED, 1, <@m4_ifelse(m4_eval(TKM_I < 4), 1, <@m > TKM_I@>, <@r_<@@>m4_eval(TKM_I / 4) + m4_eval(TKM_I % 4) >= m4_eval(TKM_I / 4 * 4) && r_<@@>m4_eval(TKM_I / 4) + m4_eval(TKM_I % 4) < m@>)@>, <@m > TKM_I@>)@>)
+m4_dnl # (the first group never moves: its rows are TKM_I, and a test of >= 0 would warn)
+m4_define(<@_tkm_keep@>, <@m4_ifelse(m4_eval(TKM_GROUPED && TKM_I >= 4), 1, <@_tkm_crow >= m4_eval(TKM_I / 4 * 4) && _tkm_crow < m@>, <@m > TKM_I@>)@>)
 
 m4_dnl # one k step (TKM_U of the unrolled group, 1 in the tail); the direct form (TKM_DIRECT 1) reads
 m4_dnl # A in place (_tkm_a_elt: row pointers at column p + TKM_U - 1, or the groups of four rows
