@@ -74,8 +74,8 @@ static inline int has_exact_row(size_t s)
 SHAPES
 #undef X
 
-#define ROUNDS 21
-#define CALLS 20000
+#define ROUNDS 101
+#define CALLS 10000
 #define WAYS 3
 
 int main(void)

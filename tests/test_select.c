@@ -3,7 +3,8 @@
  * combination), tki_gemm_f32_select_<cpu> returns the first row whose ranges contain the shape, as a
  * plain scan of the table's rows finds it (TKI_GEMM_F32_ROWS_<cpu>: hi 0 is unbounded; a range
  * that starts at 1 takes 0 as well, docs/tables.md). select_general agrees wherever no exact-shape
- * row matches. A tree that dropped, reordered or misplaced a row fails here. */
+ * row matches, and the plain entry's hash filter passes every exact row's shape. A tree that dropped,
+ * reordered or misplaced a row fails here. */
 #include "tk/gemm.h"
 #include "tk/gen/all.h"
 #include "tktest.h"
@@ -84,6 +85,13 @@ static int is_exact(const bucket *b)
             TKT_CHECK(!(cf->ukr_direct && range && !one_nk && rows[i].lo[0] < cf->mr),                   \
                       "%s: row %d (m from %zu) is a direct range row of %u-row tiles", token, rows[i].id, \
                       rows[i].lo[0], cf->mr);                                                             \
+        }                                                                                                \
+        for (int i = 0; i < nb; i++) {                                                                   \
+            /* the plain entry tests an exact row only where the hash filter lets the shape through */  \
+            volatile size_t m = rows[i].lo[0], n = rows[i].lo[1], k = rows[i].lo[2];                     \
+            if (is_exact(&rows[i]))                                                                      \
+                TKT_CHECK(tki_gemm_f32_exact_hashed_##sym(m, n, k), "%s: exact row %d (%zux%zux%zu) fails the " \
+                          "plain entry's hash filter", token, rows[i].id, rows[i].lo[0], rows[i].lo[1], rows[i].lo[2]); \
         }                                                                                                \
         printf("%s: %d rows, %lu shapes tried\n", token, nb, points);                                    \
     }
