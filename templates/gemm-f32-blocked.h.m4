@@ -434,6 +434,11 @@ m4_define(<@TKM_EXACTNN_TESTS@>, <@@>)
 m4_define(<@TKM_EXACTNN_HASHES@>, <@@>)
 m4_define(<@TKM_EXACT_SHAPES@>, <@@>)
 
+m4_dnl # _tkm_exactnn_if(ID, M, N, K): the plain entry's test for exact row ID and the call of its instance
+m4_define(<@_tkm_exactnn_if@>, <@if (m == $2 && n == $3 && k == $4) return tki_gemm_f32_exactnn_<@@>TKM_CPU<@@>_$1(alpha, a, lda, b, ldb, beta, c, ldc);@>)
+m4_dnl # _tkm_exact_hash(M, N, K): the hash of a shape the plain entry filters exact rows by, before the
+m4_dnl # mod 64; one expression for the mask the generator builds (m4_eval) and the C that tests it
+m4_define(<@_tkm_exact_hash@>, <@$1 + 3 * ($2) + 5 * ($3)@>)
 m4_dnl # tkm_gemm_exact(ID, M, N, K, MR, NV, KU, PACKA, PF)
 m4_define(<@tkm_gemm_exact@>, <@tkm_nargs(<@tkm_gemm_exact@>, 9, $#)m4_dnl
 m4_ifelse($8, 0, <@m4_dnl
@@ -501,11 +506,11 @@ static TKI_UNUSED TKI_FLATTEN TKM_TARGET tk_status tki_gemm_f32_exactnn_<@@>TKM_
 m4_define(<@TKM_EXACT_CASES@>, m4_defn(<@TKM_EXACT_CASES@>)<@    case $1: return tki_gemm_f32_exact_<@@>TKM_CPU<@@>_$1(d, st);
 @>)m4_dnl
 m4_ifelse(m4_defn(<@TKM_EXACTNN_FIRST@>), <@@>, <@m4_dnl
-m4_define(<@TKM_EXACTNN_FIRST@>, <@        if (m == $2 && n == $3 && k == $4) return tki_gemm_f32_exactnn_<@@>TKM_CPU<@@>_$1(alpha, a, lda, b, ldb, beta, c, ldc);
+m4_define(<@TKM_EXACTNN_FIRST@>, <@        _tkm_exactnn_if($1, $2, $3, $4)
 @>)@>, <@m4_dnl
-m4_define(<@TKM_EXACTNN_TESTS@>, m4_defn(<@TKM_EXACTNN_TESTS@>)<@            if (m == $2 && n == $3 && k == $4) return tki_gemm_f32_exactnn_<@@>TKM_CPU<@@>_$1(alpha, a, lda, b, ldb, beta, c, ldc);
+m4_define(<@TKM_EXACTNN_TESTS@>, m4_defn(<@TKM_EXACTNN_TESTS@>)<@            _tkm_exactnn_if($1, $2, $3, $4)
 @>)@>)m4_dnl
-m4_define(<@TKM_EXACTNN_HASHES@>, m4_defn(<@TKM_EXACTNN_HASHES@>)<@ | (uint64_t)1 << @>m4_eval(($2 % 64 + 3 * ($3 % 64) + 5 * ($4 % 64)) % 64))m4_dnl
+m4_define(<@TKM_EXACTNN_HASHES@>, m4_defn(<@TKM_EXACTNN_HASHES@>)<@ | (uint64_t)1 << @>m4_eval((_tkm_exact_hash($2 % 64, $3 % 64, $4 % 64)) % 64))m4_dnl
 m4_define(<@TKM_EXACT_SHAPES@>, m4_defn(<@TKM_EXACT_SHAPES@>)<@ X($2, $3, $4)@>)@>)
 
 m4_define(<@tkm_gemm_exact_end@>, <@m4_dnl
@@ -516,7 +521,7 @@ m4_define(<@tkm_gemm_exact_end@>, <@m4_dnl
  * theirs. The plain entry tests the rows after its first only when this says 1. */
 static inline TKI_ALWAYS_INLINE TKI_UNUSED int tki_gemm_f32_exact_hashed_<@@>TKM_CPU<@@>(size_t m, size_t n, size_t k)
 {
-    return (int)((((uint64_t)0<@@>TKM_EXACTNN_HASHES) >> ((m + 3 * n + 5 * k) & 63)) & 1);
+    return (int)((((uint64_t)0<@@>TKM_EXACTNN_HASHES) >> ((_tkm_exact_hash(m, n, k)) & 63)) & 1);
 }
 
 /* The exact-shape instance of row idx, if it has one (it sets *st); 0 when the generic entry must run.

@@ -358,7 +358,7 @@ static TKI_UNUSED TKI_FLATTEN  tk_status tki_gemm_f32_exactnn_generic_0(float al
  * theirs. The plain entry tests the rows after its first only when this says 1. */
 static inline TKI_ALWAYS_INLINE TKI_UNUSED int tki_gemm_f32_exact_hashed_generic(size_t m, size_t n, size_t k)
 {
-    return (int)((((uint64_t)0 | (uint64_t)1 << 37) >> ((m + 3 * n + 5 * k) & 63)) & 1);
+    return (int)((((uint64_t)0 | (uint64_t)1 << 37) >> ((m + 3 * (n) + 5 * (k)) & 63)) & 1);
 }
 
 /* The exact-shape instance of row idx, if it has one (it sets *st); 0 when the generic entry must run.
