@@ -64,7 +64,23 @@ out=$here/results
 stamp=$(mktemp)
 trap 'rm -f "$stamp"' EXIT
 status=0
-env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE -u OPENBLAS_NUM_THREADS \
+# Left to itself, OpenBLAS 0.3.21 knows no CPU newer than its release: on an Emerald Rapids
+# (family 6 model 207) it fell back to its SSE3 Prescott kernels, 17-31 GFLOP/s where its AVX-512
+# ones run 100 and more. On an AVX-512 host whose core OpenBLAS does not take for an AVX-512 one,
+# name the AVX-512 core the CPU's flags allow (Cooperlake has BF16 besides SkylakeX's set); the
+# report's header says which core ran.
+coretype=
+if grep -qw avx512f /proc/cpuinfo 2>/dev/null; then
+    core=$(env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE "$bin" --describe --shapes="$shapes" 2>/dev/null |
+           sed -n 's/^openblas *:.*; core \([A-Za-z0-9_]*\);.*/\1/p')
+    case $core in
+    ''|SkylakeX|Cooperlake|SapphireRapids) ;;
+    *) coretype=SkylakeX
+       grep -qw avx512_bf16 /proc/cpuinfo && coretype=Cooperlake
+       echo "bench/run.sh: OpenBLAS chose its $core core on this AVX-512 CPU; running it as OPENBLAS_CORETYPE=$coretype" ;;
+    esac
+fi
+env -u OPENBLAS_CORETYPE -u OPENBLAS_L2_SIZE -u OPENBLAS_NUM_THREADS ${coretype:+OPENBLAS_CORETYPE=$coretype} \
     "$bin" --shapes="$shapes" --out="$out" "$@" || status=$?
 
 for arg in "$@"; do

@@ -49,6 +49,7 @@ struct Options {
     std::vector<std::string> libs;   // libraries to run; empty: all built in
     std::string out = TKB_DEFAULT_OUT;
     bool quick = false, warm = false;
+    bool describe = false; // print the libraries' description lines and measure nothing
     double min_time = -1; // per repetition, seconds (-1: default)
     int reps = -1;        // repetitions; the median is reported (-1: default)
     bool reps_given = false;
@@ -68,6 +69,7 @@ const char *usage_text =
     "                     shapes of 20 GFLOP or more)\n"
     "  --warm             keep bandwidth-bound operands in place (default: rotate them cold)\n"
     "  --bw-mib=N         size of the bandwidth / cold-operand buffer (default 4 x LLC, <= 2048)\n"
+    "  --describe         print each library's description line (OpenBLAS: the core it chose) and exit\n"
     "Any --benchmark_* flag goes to Google Benchmark (e.g. --benchmark_filter, --benchmark_out).\n";
 
 [[noreturn]] void die(const std::string &msg)
@@ -137,6 +139,8 @@ Options parse_options(int *argc, char **argv)
             o.quick = true;
         } else if (a == "--warm") {
             o.warm = true;
+        } else if (a == "--describe") {
+            o.describe = true;
         } else if ((v = val("--min-time"))) {
             o.min_time = parse_double("--min-time", v);
         } else if ((v = val("--reps"))) {
@@ -639,7 +643,11 @@ int main(int argc, char **argv)
         else
             l->describe(buf, sizeof buf);
         g_rep.lib_info.push_back(buf);
+        if (opt.describe)
+            std::printf("%-9s: %s\n", l->name, buf);
     }
+    if (opt.describe)
+        return 0;
 
     size_t l2 = tkb_cache_l2();
     for (const Shape &s : g_rep.shapes) {
