@@ -31,7 +31,10 @@ fi
 "$tkgen" build --root "$root" --cpus x86-64-v4 --default x86-64-v4 --out "$work/gemm" --m4 "$m4" \
   --table "x86-64-v4=$root/tests/dot/x86-64-v4.tkt" > "$work/build.out" 2>&1 && ok || bad "tkgen build: $(cat "$work/build.out")"
 grep -q "_avx512f_dot_u" "$work/gemm/tk/gen/gemm_f32_x86_64_v4.h" && ok || bad "the fixture's rows do not name dot kernels"
-if $cc -std=c99 -O2 -Wall -Wextra -Werror -I "$work/gemm" -I "$root/include" "$root/tests/test_gemm.c" -o "$work/test_gemm" -lm \
+# test_gemm reaches the CPU through its chain unit (tests/chain.h), made here as CMake makes it
+sed -e 's/@SYM@/x86_64_v4/g' -e 's/@CPU@/x86-64-v4/g' "$root/tests/chain_cpu.c.in" > "$work/chain_x86_64_v4.c"
+if $cc -std=c99 -O2 -Wall -Wextra -Werror -I "$work/gemm" -I "$root/include" -I "$root/tests" "$root/tests/test_gemm.c" \
+  "$root/tests/chain.c" "$work/chain_x86_64_v4.c" -o "$work/test_gemm" -lm \
   > "$work/cc_gemm.out" 2>&1; then
   ok
   "$work/test_gemm" > "$work/gemm.out" 2>&1 && ok || bad "test_gemm through the dot form: $(tail -5 "$work/gemm.out")"

@@ -18,3 +18,11 @@ isa_all_h() {
   [ -n "$isas" ] || return 1
   printf '%s#define TKI_GEN_ISAS(X)%s\n' "$includes" "$isas" > "$1/tk/gen/all.h"
 }
+
+# Tuner tests: no_tall TABLE checks that a row for m = 1 never takes a tile taller than 1 (its twin
+# of one row stands in); at m >= 2 a tall tile stays only where it beat its twin by the margin
+# (retune_keep_tall, checked in test_decide). Uses $work for its scratch file.
+no_tall() {
+  awk '$1 == "row" && $2 == 1 { split($5, t, "x"); if (t[1] + 0 > 1) { print; bad = 1 } } END { exit bad }' "$1" > "$work/tall" && ok ||
+    bad "tiles taller than 1 at m = 1 in $1: $(cat "$work/tall")"
+}

@@ -1,6 +1,6 @@
 /* Every invalid argument returns its own status, leaves C untouched and writes nothing anywhere:
  * C sits between guard zones and is checked cell by cell after each call. Run for every CPU. */
-#include "tk/gen/all.h"
+#include "chain.h"
 #include "tktest.h"
 
 
@@ -110,23 +110,21 @@ static void plain_shape(const char *cpu, plain_fn plain, size_t m, size_t n, siz
     }
 }
 
-/* every exact-shape row's shape that fits the buffer (k, n > 1: the cases shrink them by one) */
-#define TKT_SHAPE_RUN(m, n, k) if ((m) * (n) <= 128 * 128 && (m) * (k) <= 128 * 128 && (k) * (n) <= 128 * 128 && \
-                                   (k) > 1 && (n) > 1) plain_shape(cpu, plain, m, n, k);
-#define TKT_CPU_RUN(sym, token, isa)                                                                \
-    if (runnable_##isa) {                                                                           \
-        const char *cpu = token;                                                                    \
-        plain_fn plain = tki_gemm_f32_plain_##sym;                                                  \
-        run_cpu(cpu, tki_gemm_f32_ex_##sym, tki_gemm_f32_workspace_size_##sym);                     \
-        plain_shape(cpu, plain, M, N, K);                                                           \
-        TKI_GEMM_F32_EXACT_SHAPES_##sym(TKT_SHAPE_RUN)                                              \
-    }
-#define TKT_ISA_FLAG(isa, runnable) int runnable_##isa = (runnable);
-
 int main(void)
 {
     tkt_init();
-    TKI_GEN_ISAS(TKT_ISA_FLAG)
-    TKI_GEN_CPUS(TKT_CPU_RUN)
+    tkt_chain_init();
+    for (size_t c = 0; c < tkt_chain_len; c++) {
+        const tkt_cpu *cpu = &tkt_chain[c];
+        if (!cpu->runnable) continue;
+        run_cpu(cpu->name, cpu->f->ex, cpu->f->wsz);
+        plain_shape(cpu->name, cpu->f->plain, M, N, K);
+        /* every exact-shape row's shape that fits the buffer (k, n > 1: the cases shrink them by one) */
+        for (size_t e = 0; e < cpu->f->nexact; e++) {
+            size_t m = cpu->f->exact[3 * e], n = cpu->f->exact[3 * e + 1], k = cpu->f->exact[3 * e + 2];
+            if (m * n <= 128 * 128 && m * k <= 128 * 128 && k * n <= 128 * 128 && k > 1 && n > 1)
+                plain_shape(cpu->name, cpu->f->plain, m, n, k);
+        }
+    }
     return tkt_finish("test_badinput");
 }

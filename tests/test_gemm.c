@@ -2,7 +2,7 @@
  * transposes, alpha/beta, epilogues and partitions against the naive reference (tk/ref.h), with a
  * tolerance derived from the arithmetic; exact checks on small-integer inputs; bitwise equality
  * across partitions and workspaces; BLAS corner cases (k = 0, alpha = 0, beta = 0 with NaN in C). */
-#include "tk/gen/all.h"
+#include "chain.h"
 #include "tk/ref.h"
 #include "tktest.h"
 
@@ -155,10 +155,6 @@ static void plain_exact(const char *cpu, plain_fn plain, size_t m, size_t n, siz
     }
 }
 
-typedef void (*part_fn)(const tki_gemm_cfg *, const tki_gemm_args *, size_t, size_t, float *, size_t);
-typedef tk_status (*pick_fn)(const tki_gemm_cfg *, const tk_gemm_desc *, const tki_gemm_args *, float **, size_t *);
-typedef size_t (*nr_fn)(const tki_gemm_cfg *);
-
 /* Row r's configuration with its tiles walked in both orders: 'n' (row tiles inner) and 'm' (column
  * tiles inner), which no committed table uses, so only this reaches it. Blocks of two row tiles and
  * two column tiles (where B is packed) and depths of at most 16 make several of each block, each
@@ -238,23 +234,19 @@ static void run_cpu(const char *cpu, ex_fn ex, plain_fn plain, ws_fn wsz, const 
     printf("cpu %s: %lu checks\n", cpu, tkt_pass + tkt_fail - before);
 }
 
-#define TKT_SHAPE(m, n, k) m, n, k,
-#define TKT_CPU_RUN(sym, token, isa)                                                                      \
-    if (runnable_##isa) {                                                                                 \
-        size_t r_;                                                                                        \
-        static const size_t exact_##sym[] = {TKI_GEMM_F32_EXACT_SHAPES_##sym(TKT_SHAPE) 0};               \
-        run_cpu(token, tki_gemm_f32_ex_##sym, tki_gemm_f32_plain_##sym, tki_gemm_f32_workspace_size_##sym, exact_##sym,            \
-                sizeof exact_##sym / sizeof exact_##sym[0] / 3);                                          \
-        for (r_ = 0; r_ < sizeof tki_gemm_f32_cfgs_##sym / sizeof tki_gemm_f32_cfgs_##sym[0]; r_++)                \
-            both_orders(token, r_, &tki_gemm_f32_cfgs_##sym[r_], tki_gemm_f32_part_##sym, tki_gemm_f32_ws_pick_##sym, \
-                        tki_gemm_f32_nr_##sym);                                                            \
-    } else printf("cpu %s: skipped, this CPU cannot run %s\n", token, #isa);
-#define TKT_ISA_FLAG(isa, runnable) int runnable_##isa = (runnable);
-
 int main(void)
 {
     tkt_init();
-    TKI_GEN_ISAS(TKT_ISA_FLAG)
-    TKI_GEN_CPUS(TKT_CPU_RUN)
+    tkt_chain_init();
+    for (size_t c = 0; c < tkt_chain_len; c++) {
+        const tkt_cpu *cpu = &tkt_chain[c];
+        const tkt_cpu_fns *f = cpu->f;
+        if (!cpu->runnable) {
+            printf("cpu %s: skipped, this CPU cannot run %s\n", cpu->name, cpu->isa);
+            continue;
+        }
+        run_cpu(cpu->name, f->ex, f->plain, f->wsz, f->exact, f->nexact);
+        for (size_t r = 0; r < f->ncfgs; r++) both_orders(cpu->name, r, &f->cfgs[r], f->part, f->pick, f->nr);
+    }
     return tkt_finish("test_gemm");
 }

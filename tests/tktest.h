@@ -10,12 +10,6 @@
 
 #include "tk/internal.h" /* TKI_UNUSED */
 
-/* A CPU's entry points, as the end-to-end tests call them through TKI_GEN_CPUS */
-typedef tk_status (*ex_fn)(const tk_gemm_desc *);
-typedef size_t (*ws_fn)(const tk_gemm_desc *);
-typedef tk_status (*plain_fn)(tk_trans, tk_trans, size_t, size_t, size_t, float, const float *, size_t,
-                              const float *, size_t, float, float *, size_t);
-
 static unsigned long tkt_pass, tkt_fail;
 static uint64_t tkt_seed, tkt_state;
 
@@ -54,7 +48,7 @@ static TKI_UNUSED float tkt_smallint(void) { return (float)((int)(tkt_rand() % 7
         }                                                                                        \
     } while (0)
 
-static int tkt_finish(const char *what)
+static TKI_UNUSED int tkt_finish(const char *what)
 {
     printf("%s: %lu passed, %lu failed\n", what, tkt_pass, tkt_fail);
     return tkt_fail ? 1 : 0;

@@ -6,13 +6,10 @@
 # killed mid-way leaves the table as it was and no lock or temporary file, and the rerun after it
 # measures nothing twice; a run whose budget ran out is followed by one that starts where it
 # stopped; the record-log prior leaves out what recent runs read far behind; a crashing
-# configuration is recorded and never chosen; evaluate's ratios to its oracle
-# are at most 1; an exact shape tries the tiles that cut it evenly (on an AVX-512 host); the probe's
-# cold mode (operands rotated through an arena) times and checks, and a cold run on busy memory is
-# run again and marked; no row,
-# measured or estimated, has a tile taller than its m range; the dry run prints each point's shapes
-# and how they are measured (a narrow decode cell's warm corner, a small cell's shallow middle); a
-# malformed shape list is refused with file:line.
+# configuration is recorded and never chosen; evaluate's ratios to its oracle are at most 1; the
+# probe's cold mode (operands rotated through an arena) times and checks, and a cold run on busy
+# memory is run again and marked; no row has a tile taller than its m range; a malformed shape list
+# is refused with file:line. Other CPUs and the dry run's plan: tune_retune_cpus.sh.
 # usage: tune_retune.sh TKTUNE TKGEN ROOT WORKDIR
 set -u
 tktune=$1 tkgen=$2 root=$3 work=$4
@@ -34,12 +31,6 @@ grep -q " level=full m=7 n=9 k=5 .* path=plain rep=0 result=ok" "$log" && ok || 
 grep -q '^source       measured$' "$out" && ok || bad "source is not 'measured'"
 grep -q '^phases (s): machine .*level 0 .*measure .*total' "$work/w/report.txt" && [ -s "$work/w/report.svg" ] && ok ||
   bad "report: $(cat "$work/w/report.txt" 2>/dev/null | tail -3)"
-# a row for m = 1 never takes a tile taller than 1 (its twin of one row stands in); at m >= 2 a tall
-# tile stays only where it beat its twin by the margin (retune_keep_tall, checked in test_decide)
-no_tall() {
-  awk '$1 == "row" && $2 == 1 { split($5, t, "x"); if (t[1] + 0 > 1) { print; bad = 1 } } END { exit bad }' "$1" > "$work/tall" && ok ||
-    bad "tiles taller than 1 at m = 1 in $1: $(cat "$work/tall")"
-}
 no_tall "$out"
 # the probe's cold mode (decode cells): A and B come from a further slot of the arena on every call,
 # and the timed calls' result is checked too (a slot's B taken from the wrong place fails it)
@@ -147,51 +138,6 @@ tries=$(grep ' operands=cold ' "$rec" | grep ' tile=4x' | sed 's/ result=.*//' |
 left=$(sed -n 's/^cold measurements disturbed .*: \([0-9]*\)$/\1/p' "$work/o13")
 [ "$busy" -ge 3 ] && [ "$tries" = 0 ] && [ "${left:-0}" -ge $((busy / 3)) ] && ok ||
   bad "disturbed cold runs: $busy records with quiet=no, $tries configurations not run 3 times, $left reported"
-
-# a CPU this machine cannot run (a76, NEON): level 0 estimated by llvm-mca, the chosen rows run and
-# checked under qemu, every row says estimated; a configuration that computes a wrong result there
-# stops the run before any table is written
-"$tktune" retune --root "$root" --cpu a76 --tkgen "$tkgen" --work "$work/a76" --log "$work/a76.log" --out "$work/a76.tkt" \
-  --budget 4 --max-dim 32 --timeout 20 > "$work/o9" 2>&1 && ok || bad "estimated retune of a76 failed: $(tail -3 "$work/o9")"
-"$tkgen" check --root "$root" "$work/a76.tkt" > "$work/o10" 2>&1 && grep -q '^source       estimated$' "$work/a76.tkt" &&
-  awk '$1 == "row" && $NF != "estimated" { bad = 1 } END { exit bad }' "$work/a76.tkt" && ok || bad "a76 table: $(cat "$work/o10")"
-grep -q ' level=0 .* result=ok gflops=[0-9.]* spread=0 kernels=[0-9a-f]* evidence=estimated mca_cpu=cortex-a76 ' "$work/a76.log" &&
-  [ "$(grep -c ' level=check .* result=ok ' "$work/a76.log")" -gt 0 ] && ! grep ' level=check ' "$work/a76.log" | grep -qv 'result=ok' &&
-  ok || bad "a76 log lacks estimates or checks"
-no_tall "$work/a76.tkt"
-mr=$(awk '$1 == "row" { split($5, t, "x"); print t[1]; exit }' "$work/a76.tkt")
-if TKTUNE_TEST_WRONG_MR=$mr "$tktune" retune --root "$root" --cpu a76 --tkgen "$tkgen" --work "$work/a76" --log "$work/a76w.log" \
-  --out "$work/a76w.tkt" --budget 4 --max-dim 32 --timeout 20 > "$work/o11" 2>&1; then bad "a wrong result under qemu was accepted"
-else grep -q "wrong result" "$work/o11" && grep -q ' level=check .* result=wrong ' "$work/a76w.log" && [ ! -e "$work/a76w.tkt" ] &&
-  ok || bad "wrong result: $(tail -3 "$work/o11")"; fi
-
-# an exact shape also tries the tiles that cut it evenly (fixed-width ISAs with the direct form):
-# 32x32x32 on AVX-512 takes three 14x32 tiles, and 8x32 (four) must be among its measured instances.
-# Only the row count 32 (--rows): the exact shape and the cells of 17..32 rows.
-if grep -qw avx512f /proc/cpuinfo 2>/dev/null; then
-  printf '32 32 32\n' > "$work/even.shapes"
-  "$tktune" retune --root "$root" --cpu x86-64-v4 --tkgen "$tkgen" --work "$work/v4" --log "$work/v4.log" --out "$work/v4.tkt" \
-    --budget 2 --top 1 --max-dim 32 --timeout 20 --shapes "$work/even.shapes" --sample-ms 0.5 --rows 32 > "$work/o12" 2>&1 && ok ||
-    bad "retune of x86-64-v4 failed: $(tail -3 "$work/o12")"
-  grep -q ' level=full m=32 n=32 k=32 tile=8x2vec .* path=plain rep=0 result=ok' "$work/v4.log" && ok ||
-    bad "32x32x32 was not measured with an even 8x32 tile"
-fi
-
-# the dry run's plan (nothing measured): a decode cell no wider than HOT_N measures its top corner
-# warm, as deep as keeps B in half of L2 (generic: 256 KiB, so 64 deep at 512 columns), and its
-# other shapes cold; a cell of many rows measures in cache
-"$tktune" retune --root "$root" --cpu generic --tkgen "$tkgen" --work "$work/dry" --log "$work/dry.log" \
-  --out "$work/dry.tkt" --max-dim 512 --dry-run > "$work/o13" 2>&1 && [ ! -e "$work/dry.tkt" ] && [ ! -s "$work/dry.log" ] && ok ||
-  bad "dry run: $(tail -3 "$work/o13")"
-grep -q '^point 9\.\.12 x 257\.\.512 x \*: 12x512x64 warm, 12x512x4096 cold, 9x[0-9]*x[0-9]* cold; candidates: [1-9][0-9]*$' "$work/o13" &&
-  ok || bad "dry run, cell 9..12 x 257..512: $(grep '^point 9\.\.12 x 257' "$work/o13")"
-grep -q '^point 257\.\.512 x 257\.\.512 x \*: 512x512x256 cache, ' "$work/o13" && ok ||
-  bad "dry run, cell 257..512 x 257..512: $(grep '^point 257\.\.512 x 257\.\.512' "$work/o13")"
-# a small cell (at most 64 x 64) measures its middle as deep as it is tall or wide, a larger one deep
-grep -q '^point 17\.\.32 x 17\.\.24 x \*: 32x24x256 cache, 32x24x512 cache, 23x20x23 cache;' "$work/o13" && ok ||
-  bad "dry run, cell 17..32 x 17..24: $(grep '^point 17\.\.32 x 17\.\.24 ' "$work/o13")"
-grep -q '^point 65\.\.128 x 65\.\.128 x \*: 128x128x256 cache, 128x128x512 cache, 91x91x362 cache;' "$work/o13" && ok ||
-  bad "dry run, cell 65..128 x 65..128: $(grep '^point 65\.\.128 x 65\.\.128 ' "$work/o13")"
 
 # a malformed shape list
 printf 'small 7 9 5\nsmall 7 x 5\n' > "$work/shapes"
