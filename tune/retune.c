@@ -57,6 +57,7 @@
 #define SMALL_MN 64 /* cells no taller and no wider measure their middle shape shallow (SMALL_K deep at least) */
 #define SMALL_K 16
 #define PRIOR_CUT 0.92 /* a candidate recent runs read under this fraction of the point's best is left out */
+#define OPEN_ALIGN 512 /* an open cell's top corner is a multiple of this wide (floats: rows 2 KiB apart or more) */
 
 typedef struct {
     unsigned long long sm[3], sn[3], sk[3]; /* the shapes that stand for the point */
@@ -676,6 +677,15 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
          * must hold across the bucket, not only at its edge */
         const int deep = cells[i].k.lo > 1;
         double hm = fmin(cells[i].ms, maxdim), hn = fmin(cells[i].ns, maxdim), k1 = fmin(256, maxdim), k2 = fmin(2048, maxdim);
+        /* An open cell (n past the grid's edge) stands for the widths models use, whose rows of B lie
+         * a multiple of 1 KiB apart or more (768, 2048, 3072, 4096, 11008, 14336 floats) and alias
+         * in L1 and L2 sets. Measured at the grid's edge (1600: rows 6400 bytes apart), the 33..64
+         * and 65..128 x 1025.. cells of the spr table chose tiles that read B in place, which ran
+         * 128x3072x768, 128x4096x4096 and 49x2048x512 at 0.32-0.66 of a packed B (session 32). So
+         * the top corner goes up to the next multiple of OPEN_ALIGN (2048 from 1600) in a full-size
+         * grid; the middle stays at a width that aliases little, and a choice must hold at both. */
+        if (cells[i].n.hi == TK_SIZE_INF && !o->estimated && hn >= (double)cells[i].n.lo)
+            hn = ceil(hn / OPEN_ALIGN) * OPEN_ALIGN;
         if (deep) k1 = k2 = kb;
         double mm = round(sqrt((double)cells[i].m.lo * hm)), mn = round(sqrt((double)cells[i].n.lo * hn));
         /* LLM decode: up to STREAM_M rows against a weight matrix that comes from memory, as every
