@@ -7,14 +7,10 @@
 #define TKT_DECLARE(sym, token, isa) extern const tkt_cpu_fns tkt_fns_##sym;
 TKI_GEN_CPUS(TKT_DECLARE)
 
-#define TKT_ENTRY(sym, token, isa) {token, #isa, 0, &tkt_fns_##sym},
-tkt_cpu tkt_chain[] = {TKI_GEN_CPUS(TKT_ENTRY)};
-const size_t tkt_chain_len = sizeof tkt_chain / sizeof tkt_chain[0];
+/* whether this machine runs an ISA, as all.h says */
+#define TKT_RUNS(isa, runnable) static TKI_UNUSED int runs_##isa(void) { return (runnable); }
+TKI_GEN_ISAS(TKT_RUNS)
 
-void tkt_chain_init(void)
-{
-#define TKT_ISA_RUNS(isa_, runs)                                                                   \
-    for (size_t i = 0; i < tkt_chain_len; i++)                                                     \
-        if (!strcmp(tkt_chain[i].isa, #isa_)) tkt_chain[i].runnable = (runs);
-    TKI_GEN_ISAS(TKT_ISA_RUNS)
-}
+#define TKT_ENTRY(sym, token, isa) {token, #isa, runs_##isa, &tkt_fns_##sym},
+const tkt_cpu tkt_chain[] = {TKI_GEN_CPUS(TKT_ENTRY)};
+const size_t tkt_chain_len = sizeof tkt_chain / sizeof tkt_chain[0];

@@ -43,11 +43,10 @@ typedef struct {
 typedef struct {
     const char *name; /* the CPU's name in the registry */
     const char *isa;
-    int runnable;     /* this machine runs the ISA (filled by tkt_chain_init) */
+    int (*runs)(void); /* 1 where this machine runs the ISA */
     const tkt_cpu_fns *f;
 } tkt_cpu;
 
-extern tkt_cpu tkt_chain[];
+extern const tkt_cpu tkt_chain[];
 extern const size_t tkt_chain_len;
-void tkt_chain_init(void); /* sets each entry's runnable */
 #endif

@@ -113,10 +113,9 @@ static void plain_shape(const char *cpu, plain_fn plain, size_t m, size_t n, siz
 int main(void)
 {
     tkt_init();
-    tkt_chain_init();
     for (size_t c = 0; c < tkt_chain_len; c++) {
         const tkt_cpu *cpu = &tkt_chain[c];
-        if (!cpu->runnable) continue;
+        if (!cpu->runs()) continue;
         run_cpu(cpu->name, cpu->f->ex, cpu->f->wsz);
         plain_shape(cpu->name, cpu->f->plain, M, N, K);
         /* every exact-shape row's shape that fits the buffer (k, n > 1: the cases shrink them by one) */

@@ -237,11 +237,10 @@ static void run_cpu(const char *cpu, ex_fn ex, plain_fn plain, ws_fn wsz, const 
 int main(void)
 {
     tkt_init();
-    tkt_chain_init();
     for (size_t c = 0; c < tkt_chain_len; c++) {
         const tkt_cpu *cpu = &tkt_chain[c];
         const tkt_cpu_fns *f = cpu->f;
-        if (!cpu->runnable) {
+        if (!cpu->runs()) {
             printf("cpu %s: skipped, this CPU cannot run %s\n", cpu->name, cpu->isa);
             continue;
         }
