@@ -36,7 +36,7 @@ int main(int argc, char **argv)
             host, machine_sweep_bytes());
     for (int i = 0; i < NK; i++) {
         l0[i].c = kernels[i], l0[i].kc = 128, l0[i].gflops = 100.0 + 3.0 * (i % 3);
-        fprintf(f, "tk-record 1 op=gemm dtype=f32 cpu=x isa=avx512f level=0 tile=%ux%uvec ku=4 form=%s kc=128 result=ok gflops=%.2f spread=0.01 evidence=measured load=0.1 date=1\n",
+        fprintf(f, "tk-record 1 op=gemm dtype=f32 cpu=x isa=avx512f level=0 tile=%ux%uvec ku=4 form=%s kc=128 result=ok gflops=%.2f spread=0.01 timed=tki_ukr_test evidence=measured load=0.1 date=1\n",
                 kernels[i].mr, kernels[i].nv, kernels[i].direct ? "direct" : "packed", l0[i].gflops);
     }
     for (int s = 0; s < NSHAPES; s++) {

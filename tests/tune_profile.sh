@@ -16,6 +16,22 @@ n=$(grep -c '^tk-record 1 op=gemm dtype=f32 cpu=generic isa=scalar level=0 ' "$l
 [ "$(grep -c 'result=timeout' "$log")" = 1 ] && ok || bad "the hanging candidate was not recorded as a timeout"
 [ "$(grep -c 'result=ok gflops=[0-9]' "$log")" = 2 ] && ok || bad "want 2 measured candidates"
 grep -q 'tile=[0-9]*x[0-9]*vec ku=4 form=packed kc=[0-9]* ' "$log" && ok || bad "record lacks the decisions in order"
+# A direct tile is timed as itself: the probe finds each kernel by its decisions and the record names
+# the function it timed. Until session 34 it took the n-th kernel of a list that also holds each
+# direct tile's one-row kernel, so the second direct tile was timed as the first one's one-row kernel.
+# Needs a CPU that runs AVX2 (the scalar ISA has no direct form).
+if grep -qw avx2 /proc/cpuinfo 2>/dev/null && grep -qw fma /proc/cpuinfo; then
+  "$tktune" profile --root "$root" --cpu x86-64-v3 --log "$work/v3.log" --work "$work/probe3" --tkgen "$tkgen" --budget 4 \
+    > "$work/out3" 2>&1 || bad "x86-64-v3 run failed: $(tail -3 "$work/out3")"
+  [ "$(grep -c ' form=direct .* result=ok .* timed=' "$work/v3.log")" = 2 ] && ok || bad "want 2 direct tiles timed: $(cat "$work/v3.log")"
+  awk '{ tile = form = timed = ""
+         for (i = 1; i <= NF; i++) { split($i, kv, "="); if (kv[1] == "tile") tile = kv[2]; if (kv[1] == "form") form = kv[2]; if (kv[1] == "timed") timed = kv[2] }
+         split(tile, t, "x"); want = "_" t[1] "x" (t[2] + 0) * 8 "_avx2fma_" (form == "direct" ? "direct" : "bcast") "_u"
+         if (timed == "" || index(timed, want) == 0) { print; wrong = 1 } }
+       END { exit wrong }' "$work/v3.log" > "$work/wrong" && ok || bad "a record timed another kernel than its tile: $(cat "$work/wrong")"
+else
+  echo "tune_profile: no AVX2 here, the direct-form check is left out"
+fi
 before=$(wc -l < "$log")
 "$tktune" profile --root "$root" --cpu generic --log "$log" --work "$work/probe" --tkgen "$tkgen" --budget 4 \
   > "$work/out2" 2>&1 || bad "second run failed"

@@ -2,8 +2,9 @@
 # From a record log to a table (tune/buckets.c): the table tktune writes passes tkgen's checks, uses
 # only measured microkernels, ends with the catch-all row; a held lock stops a second writer and
 # leaves the table intact; a log without measurements is refused; records of other code (another
-# kernels= fingerprint, or none: written before fingerprints) are ignored, and so are the bandwidths
-# of another host or of an older sweep. usage: tune_table.sh TKTUNE TKGEN ROOT WORKDIR
+# kernels= fingerprint, or none: written before fingerprints) are ignored, as are measured level-0
+# results that do not name the kernel they timed (before session 34: 2x6) and the bandwidths of
+# another host or of an older sweep. usage: tune_table.sh TKTUNE TKGEN ROOT WORKDIR
 set -u
 tktune=$1 tkgen=$2 root=$3 work=$4
 . "$(dirname "$0")/lib.sh"
@@ -23,12 +24,13 @@ tk-record 1 op=machine cpu=generic host=$host bw_l2=5e+10 bw_l3=2e+10 bw_dram=3e
 tk-record 1 op=machine cpu=generic host=$host sweep=$sweep bw_l2=5e+10 bw_l3=2e+10 bw_dram=4e+05 dram_set=8388608 evidence=measured date=2
 tk-record 1 op=machine cpu=generic host=another_processor sweep=$sweep bw_l2=5e+10 bw_l3=2e+10 bw_dram=1e+05 lat_l2=4 lat_l3=30 lat_dram=120 half=0.5 dram_set=8388608 evidence=measured date=2
 tk-record 1 op=machine cpu=generic bw_l2=5e+10 bw_l3=2e+10 bw_dram=2e+05 dram_set=8388608 evidence=measured date=3
-tk-record 1 op=gemm dtype=f32 cpu=generic isa=scalar level=0 tile=4x4vec ku=4 form=packed kc=256 result=ok gflops=6.00 spread=0.01 $fp evidence=measured load=0.1 date=1
-tk-record 1 op=gemm dtype=f32 cpu=generic isa=scalar level=0 tile=8x2vec ku=4 form=packed kc=256 result=ok gflops=5.00 spread=0.01 $fp evidence=measured load=0.1 date=1
+tk-record 1 op=gemm dtype=f32 cpu=generic isa=scalar level=0 tile=4x4vec ku=4 form=packed kc=256 result=ok gflops=6.00 spread=0.01 timed=tki_ukr_test $fp evidence=measured load=0.1 date=1
+tk-record 1 op=gemm dtype=f32 cpu=generic isa=scalar level=0 tile=8x2vec ku=4 form=packed kc=256 result=ok gflops=5.00 spread=0.01 timed=tki_ukr_test $fp evidence=measured load=0.1 date=1
 tk-record 1 op=gemm dtype=f32 cpu=generic isa=scalar level=0 tile=6x3vec ku=4 form=packed kc=256 result=crash signal=11 $fp evidence=measured load=0.1 date=1
-tk-record 1 op=gemm dtype=f32 cpu=other isa=scalar level=0 tile=2x2vec ku=4 form=packed kc=256 result=ok gflops=99.00 spread=0.01 $fp evidence=measured load=0.1 date=1
-tk-record 1 op=gemm dtype=f32 cpu=generic isa=scalar level=0 tile=2x4vec ku=4 form=packed kc=256 result=ok gflops=99.00 spread=0.01 kernels=00000000 evidence=measured load=0.1 date=1
-tk-record 1 op=gemm dtype=f32 cpu=generic isa=scalar level=0 tile=2x8vec ku=4 form=packed kc=256 result=ok gflops=99.00 spread=0.01 evidence=measured load=0.1 date=1
+tk-record 1 op=gemm dtype=f32 cpu=other isa=scalar level=0 tile=2x2vec ku=4 form=packed kc=256 result=ok gflops=99.00 spread=0.01 timed=tki_ukr_test $fp evidence=measured load=0.1 date=1
+tk-record 1 op=gemm dtype=f32 cpu=generic isa=scalar level=0 tile=2x4vec ku=4 form=packed kc=256 result=ok gflops=99.00 spread=0.01 timed=tki_ukr_test kernels=00000000 evidence=measured load=0.1 date=1
+tk-record 1 op=gemm dtype=f32 cpu=generic isa=scalar level=0 tile=2x8vec ku=4 form=packed kc=256 result=ok gflops=99.00 spread=0.01 timed=tki_ukr_test evidence=measured load=0.1 date=1
+tk-record 1 op=gemm dtype=f32 cpu=generic isa=scalar level=0 tile=2x6vec ku=4 form=packed kc=256 result=ok gflops=99.00 spread=0.01 $fp evidence=measured load=0.1 date=1
 LOG
 "$tktune" table --root "$root" --cpu generic --log "$log" --out "$out" > "$work/o1" 2>&1 && ok || bad "table: $(cat "$work/o1")"
 "$tkgen" check --root "$root" "$out" > "$work/o2" 2>&1 && ok || bad "tkgen check: $(cat "$work/o2")"

@@ -25,7 +25,7 @@ int read_level0(const char *log, const char *cpu, measured_l0 *out, int cap)
         measured_l0 m;
         char form[16], kind[8];
         const char *t = strstr(line, " tile="), *g = strstr(line, " gflops=");
-        if (strncmp(line, "tk-record 1 op=gemm ", 20) || !record_of(line, cpu) || !strstr(line, " level=0 ") ||
+        if (strncmp(line, "tk-record 1 op=gemm ", 20) || !record_of(line, cpu) || !strstr(line, " level=0 ") || !level0_trusted(line) ||
             !strstr(line, " result=ok ") || !t || !g)
             continue;
         if (sscanf(t, " tile=%ux%u%7[a-z] ku=%u form=%15s kc=%llu", &m.c.mr, &m.c.nv, kind, &m.c.ku, form, &m.kc) != 6)

@@ -85,8 +85,8 @@ static int write_source(const char *path, const char *sym, const char *isa, int 
     } else
         fprintf(f, "#define RUN() tki_gemm_f32_part_%s(&cfg, &ga, 0, 1, ws, wsf)\n"
                    "static tki_ukr_fn find(const entry *e, unsigned mr, unsigned nv, unsigned ku, unsigned pf) {\n"
-                   "    for (; e->f; e++) if (e->mr == mr && e->nv == nv && e->ku == ku && e->pf == pf) return e->f;\n"
-                   "    return 0;\n}\n", sym);
+                   "    const entry *x = find_entry(e, mr, nv, ku, pf);\n"
+                   "    return x ? x->f : 0;\n}\n", sym);
     fprintf(f,
             /* the cold arena and the bandwidth buffer (64 MiB and more) come mapped and faulted in at
              * once: faulting 256 MiB page by page on first write took about a quarter of a cold

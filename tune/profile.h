@@ -29,6 +29,9 @@ int record_of(const char *line, const char *cpu);
 int cmp_double(const void *a, const void *b);
 /* The record-log key of a level-0 measurement: every decision, in order. */
 void cand_key(const isa_desc *isa, const cand_l0 *c, unsigned long long kc, char *out, size_t cap);
+/* 0 for a level-0 record whose result cannot be used: measured by a probe that did not name the
+ * kernel it timed (profile.c says why). */
+int level0_trusted(const char *line);
 /* 1 when the log already holds a level-0 record of `key` for `cpu` (resume). */
 int log_has(const char *log, const char *cpu, const char *key);
 /* Measures cands[i] at depth kcs[i] (skipping those already logged); returns how many ran. */
