@@ -3,7 +3,8 @@
  * dimension; a faster microkernel, more bandwidth or more threads never make it slower; and two
  * threads on a large shape come close to half the time. Operands that come from memory (cold) never
  * make it faster, and a kernel that prefetches B read in place escapes the stream limit of the
- * prefetchers: against a streamed B it is faster at a depth past the limit, and no slower anywhere. A
+ * prefetchers: against a streamed B it is faster at a depth past the limit, and no slower anywhere;
+ * the limit for a B in the L3 is its own (none unless set, then the same escape). A
  * half-width last vector (where the core runs it at half the cost) lowers the time of exactly the tiles
  * whose last vector it fits, and keeps the time monotonic in n. */
 #include "../tune/model.h"
@@ -11,7 +12,7 @@
 
 int main(void)
 {
-    model_machine h = {48e3, 2e6, 32e6, 200e9, 100e9, 20e9, 5e-9, 20e-9, 90e-9, 50e-9, 2, 10e-9, 30e9, 32, 0};
+    model_machine h = {48e3, 2e6, 32e6, 200e9, 100e9, 20e9, 5e-9, 20e-9, 90e-9, 50e-9, 2, 10e-9, 30e9, 32, 0, 0};
     model_config c = {14, 32, 256, 336, 2048, 180.0, 1, 1, 1, 'n', 0, 0, 0, 0};
     model_config nar = c; /* the same kernels, narrowing a ragged column tile to 16-float vectors */
     nar.narrow = 16;
@@ -109,6 +110,24 @@ int main(void)
         deep.kc = 1024, shallow.kc = 64;
         double td = model_time(&h, &deep, 4, 80, 4096), ts = model_time(&h, &shallow, 4, 80, 4096);
         TKT_CHECK(td <= ts, "4x80x4096, one column tile: kc 1024 %g of kc 64 past %g streams", td / ts, h.streams);
+    }
+    {
+        /* 16 rows against a 16 MB B that the 32 MB L3 keeps (in cache), read in place at kc 512: the
+         * memory's limit never reaches it; the L3's, once set, does, and a prefetching kernel and a
+         * depth within the limit escape it */
+        model_config w = {8, 96, 512, 16, 768, 150.0, 0, 0, 1, 'n', 16, 0, 0, 0}, wpf = w, wshallow = w;
+        model_machine none = h, some = h;
+        none.streams = 4, some.streams_l3 = 32;
+        wpf.pf = 8, wshallow.kc = 32;
+        const double t = model_time(&h, &w, 16, 4096, 1024);
+        TKT_CHECK(model_time(&none, &w, 16, 4096, 1024) == t, "the memory's stream limit changed a B in the L3");
+        TKT_CHECK(model_time(&some, &w, 16, 4096, 1024) > 1.5 * t, "past the L3's stream limit: %g of no limit",
+                  model_time(&some, &w, 16, 4096, 1024) / t);
+        TKT_CHECK(model_time(&some, &wpf, 16, 4096, 1024) == model_time(&h, &wpf, 16, 4096, 1024),
+                  "a prefetching kernel paid the L3's stream limit");
+        TKT_CHECK(model_time(&some, &wshallow, 16, 4096, 1024) == model_time(&h, &wshallow, 16, 4096, 1024),
+                  "kc 32, within the L3's limit of 32 streams, paid it");
+        TKT_CHECK(model_time(&some, &w, 16, 64, 64) == model_time(&h, &w, 16, 64, 64), "a B in L2 paid the L3's limit");
     }
     return tkt_finish("test_model");
 }

@@ -1,7 +1,8 @@
 #!/bin/sh
 # From a record log to a table (tune/buckets.c): the table tktune writes passes tkgen's checks, uses
 # only measured microkernels, ends with the catch-all row; a held lock stops a second writer and
-# leaves the table intact; a log without measurements is refused; records of other code (another
+# leaves the table intact; a log without measurements is refused; calibrate --against scores another
+# log's groups; records of other code (another
 # kernels= fingerprint, or none: written before fingerprints) are ignored, as are measured level-0
 # results that do not name the kernel they timed (before session 34: 2x6) and the bandwidths of
 # another host or of an older sweep. usage: tune_table.sh TKTUNE TKGEN ROOT WORKDIR
@@ -39,6 +40,18 @@ LOG
 # FMA cost (before session 23) are not used
 "$tktune" calibrate --root "$root" --cpu generic --log "$log" > "$work/o5" 2>&1 && grep -q 'latency L2 4.0 L3 30.0 DRAM 120 ns, bandwidth L2 5e+10 L3 2e+10 DRAM 8e+09 B/s (measured), a half-width FMA 0.50 of a full one' "$work/o5" &&
   ok || bad "calibrate did not use this host's bandwidths: $(cat "$work/o5")"
+# --against scores the fitted model on another log's groups: one configuration measured three times
+# (10, 20, 40 GFLOP/s) is ranked first by its first record, a quarter of the group's best; a log
+# with nothing it can score is an error
+: > "$work/empty.log"
+for g in 10 20 40; do
+  echo "tk-record 1 op=gemm dtype=f32 cpu=generic isa=scalar level=full m=64 n=64 k=64 tile=4x4vec ku=4 form=packed kc=64 mc=64 nc=4 packb=1 split=m order=n rep=0 result=ok gflops=$g spread=0.01 $fp evidence=measured load=0.1 date=1"
+done > "$work/held.log"
+"$tktune" calibrate --root "$root" --cpu generic --log "$log" --against "$work/held.log" > "$work/o6" 2>&1 &&
+  grep -q "against $work/held.log: first choice 0.250 of the group's best (defaults 0.250) over 3 measurements in 1 groups" "$work/o6" &&
+  ok || bad "calibrate --against: $(cat "$work/o6")"
+if "$tktune" calibrate --root "$root" --cpu generic --log "$log" --against "$work/empty.log" > "$work/o7" 2>&1; then bad "--against a log with nothing to score was accepted"
+else grep -q "has no whole-shape measurement" "$work/o7" && ok || bad "--against an empty log: $(cat "$work/o7")"; fi
 tiles=$(awk '$1 == "row" { print $5 }' "$out" | sort -u | tr '\n' ' ')
 case "$tiles" in "4x4 "|"4x4 8x2 "|"8x2 ") ok ;; *) bad "rows use unmeasured or failed tiles: $tiles" ;; esac
 tail -n 1 "$out" | awk '$1 == "row" && $2 == "*" && $3 == "*" && $4 == "*" { exit 0 } { exit 1 }' && ok || bad "last row is not the catch-all"

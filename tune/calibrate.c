@@ -145,7 +145,7 @@ double calib_score(const model_machine *h, const calib_rec *r, int n) { return s
 /* the fitted constants, as an array the search walks */
 static double *param(model_machine *h, int i)
 {
-    double *p[] = {&h->launch, &h->call, &h->pack_bw, &h->lat_l2, &h->lat_l3, &h->lat_dram, &h->streams};
+    double *p[] = {&h->launch, &h->call, &h->pack_bw, &h->lat_l2, &h->lat_l3, &h->lat_dram, &h->streams, &h->streams_l3};
     return p[i];
 }
 
@@ -154,12 +154,12 @@ static double *param(model_machine *h, int i)
 static model_machine search(const model_machine *h, const calib_rec *recs, int n, int fold, int lat_fixed, double *score)
 {
     static const double step[] = {0.25, 0.5, 0.7071, 1.4142, 2.0, 4.0};
-    static const double lo[] = {1e-9, 0.1e-9, 1e9, 0.5e-9, 1e-9, 5e-9, 2}, hi[] = {5e-6, 200e-9, 1e12, 100e-9, 500e-9, 2e-6, 4096};
+    static const double lo[] = {1e-9, 0.1e-9, 1e9, 0.5e-9, 1e-9, 5e-9, 2, 2}, hi[] = {5e-6, 200e-9, 1e12, 100e-9, 500e-9, 2e-6, 4096, 4096};
     model_machine cur = *h;
     *score = score_on(&cur, recs, n, fold);
     for (int sweep = 0; sweep < 8; sweep++) {
         int moved = 0;
-        for (int p = 0; p < 7; p++) {
+        for (int p = 0; p < 8; p++) {
             if (lat_fixed && p >= 3 && p <= 5) continue; /* lat_l2, lat_l3, lat_dram (param) */
             for (unsigned s = 0; s < sizeof step / sizeof step[0]; s++) {
                 model_machine trial = cur;
@@ -181,22 +181,24 @@ static model_machine search(const model_machine *h, const calib_rec *recs, int n
  * on session 14's log (first choice 0.939), where 7 ns ranked the same groups better (0.944) and
  * the held-out shapes of tktune evaluate much better (median 0.917 against 0.890). The starts
  * differ in the constants the defaults leave out (small but non-zero, so multiplicative steps
- * can move them) and in the L2 latency. */
+ * can move them) and in the L2 latency; the L3's stream limit starts both off (0, which steps
+ * never move: no limit) and on, so that a CPU whose L3 needs none keeps none. */
 static model_machine fit(const model_machine *h, const calib_rec *recs, int n, int fold, int lat_fixed, double *score)
 {
-    static const double lat_l2[] = {2e-9, 5e-9}, streams[] = {16, 64, 256}, pack_bw[] = {20e9, 50e9};
+    static const double lat_l2[] = {2e-9, 5e-9}, streams[] = {16, 64, 256}, pack_bw[] = {20e9, 50e9}, streams_l3[] = {0, 64};
     model_machine best = *h;
     *score = -1;
     for (int a = 0; a < (lat_fixed ? 1 : 2); a++)
         for (int b = 0; b < 3; b++)
-            for (int c = 0; c < 2; c++) {
-                model_machine start = *h;
-                double sc;
-                if (!lat_fixed) start.lat_l2 = lat_l2[a];
-                start.streams = streams[b], start.pack_bw = pack_bw[c], start.call = 2e-9;
-                model_machine got = search(&start, recs, n, fold, lat_fixed, &sc);
-                if (sc > *score) *score = sc, best = got;
-            }
+            for (int c = 0; c < 2; c++)
+                for (int d = 0; d < 2; d++) {
+                    model_machine start = *h;
+                    double sc;
+                    if (!lat_fixed) start.lat_l2 = lat_l2[a];
+                    start.streams = streams[b], start.pack_bw = pack_bw[c], start.call = 2e-9, start.streams_l3 = streams_l3[d];
+                    model_machine got = search(&start, recs, n, fold, lat_fixed, &sc);
+                    if (sc > *score) *score = sc, best = got;
+                }
     return best;
 }
 
@@ -220,7 +222,7 @@ model_machine calib_machine(const char *log, const char *cpu, const tkt_table *t
     /* a farther level that read faster is noise: it gets the nearer level's latency */
     h.lat_l2 = lat[0], h.lat_l3 = fmax(lat[1], lat[0]), h.lat_dram = fmax(lat[2], h.lat_l3);
     h.launch = 50e-9, h.cores = k->cores;
-    h.call = 0, h.pack_bw = 0, h.streams = 0;
+    h.call = 0, h.pack_bw = 0, h.streams = 0, h.streams_l3 = 0;
     h.half = half; /* measured, never fitted: 0 (the same cost) where the host was not measured */
     int n = calib_read(log, cpu, k, l0, n0, recs, (int)(sizeof recs / sizeof recs[0]), &groups);
     info->records = n, info->groups = groups;
@@ -246,20 +248,21 @@ model_machine calib_machine(const char *log, const char *cpu, const tkt_table *t
 const char *calib_describe(const model_machine *h, const calib_info *info, char *buf, size_t cap)
 {
     /* the defaults leave these three costs out (0): say so, rather than "0 B/s" */
-    char call[32] = "not charged", pack[32] = "not charged", streams[32] = "any number of";
+    char call[32] = "not charged", pack[32] = "not charged", streams[32] = "any number of", streams_l3[32] = "any number";
     if (h->call > 0) snprintf(call, sizeof call, "%.1f ns", h->call * 1e9);
     if (h->pack_bw > 0) snprintf(pack, sizeof pack, "%.3g B/s", h->pack_bw);
     if (h->streams > 0) snprintf(streams, sizeof streams, "%.0f", h->streams);
+    if (h->streams_l3 > 0) snprintf(streams_l3, sizeof streams_l3, "%.0f", h->streams_l3);
     /* the two-fold check runs only where a fit does: no "0.000" for a fit never tried */
     char twofold[160] = "";
     if (info->groups >= CALIB_MIN_GROUPS)
         snprintf(twofold, sizeof twofold, "; fitted to half the shapes, the other half %.3f and %.3f (defaults %.3f and %.3f)",
                  info->held[0], info->held[1], info->held_base[0], info->held_base[1]);
     snprintf(buf, cap,
-             "launch %.0f ns, microkernel call %s, packing %s, %s streams; latency L2 %.1f L3 %.1f DRAM %.0f ns, "
+             "launch %.0f ns, microkernel call %s, packing %s, %s streams (%s from the L3); latency L2 %.1f L3 %.1f DRAM %.0f ns, "
              "bandwidth L2 %.3g L3 %.3g DRAM %.3g B/s (%s), a half-width FMA %.2f of a full one; %s %d measurements in "
              "%d groups: first choice %.3f of the group's best (defaults %.3f)%s",
-             h->launch * 1e9, call, pack, streams, h->lat_l2 * 1e9, h->lat_l3 * 1e9, h->lat_dram * 1e9, h->bw_l2,
+             h->launch * 1e9, call, pack, streams, streams_l3, h->lat_l2 * 1e9, h->lat_l3 * 1e9, h->lat_dram * 1e9, h->bw_l2,
              h->bw_l3, h->bw_dram, info->have_bw ? "measured" : "assumed", h->half > 0 ? h->half : 1.0,
              info->after > info->before ? "fitted to"
              : info->groups < CALIB_MIN_GROUPS ? "defaults, too few to fit:"

@@ -12,7 +12,9 @@ typedef struct {
     unsigned cores;                          /* parallel units at the thread level (eq. 6) */
     double call;                             /* fixed cost of one microkernel call, seconds (0: none) */
     double pack_bw;                          /* bytes/s the core copies into packed panels (0: free) */
-    double streams;                          /* access streams the prefetchers follow at full rate (0: any) */
+    double streams;                          /* access streams the prefetchers follow at full rate, from memory (0: any) */
+    double streams_l3;                       /* ... and from the L3 (0: any; fitted apart, a Zen's L3 answers soon enough
+                                              * without them, a server mesh's does not) */
     double half;                             /* an FMA on a half-width vector against a full one, in time (measured:
                                               * 0.5 where 256-bit FMAs issue twice as fast as 512-bit; 0: the same) */
 } model_machine;

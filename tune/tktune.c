@@ -27,7 +27,7 @@ static void usage(void)
     fprintf(stderr, "usage: tktune candidates --root DIR --cpu CPU [--list]\n"
                     "       tktune machine --root DIR --cpu CPU [--log FILE]\n"
                     "       tktune table --root DIR --cpu CPU --log FILE --out TABLE\n"
-                    "       tktune calibrate --root DIR --cpu CPU --log FILE\n"
+                    "       tktune calibrate --root DIR --cpu CPU --log FILE [--against FILE]\n"
                     "       tktune profile --root DIR --cpu CPU --log FILE --work DIR --tkgen PATH [--cc CC]\n"
                     "                      [--budget N] [--timeout S] [--kc K]\n"
                     "       tktune retune --root DIR --cpu CPU --work DIR --tkgen PATH [--log FILE] [--out TABLE]\n"
@@ -58,6 +58,7 @@ int main(int argc, char **argv)
     profile_opts o = {NULL, NULL, NULL, NULL, "cc", 30.0, 1, NULL, NULL, 0};
     const char *out_path = NULL, *table_file = NULL;
     const char *shapes = NULL;
+    const char *against = NULL; /* calibrate: a second log whose groups the fitted model ranks, unfitted */
     double budget_s = 540;
     int top = 16, dry = 0, warm = 0, prior_runs = 16;
     double max_dim = 0;
@@ -79,6 +80,7 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--out") && i + 1 < argc) out_path = argv[++i];
         else if (!strcmp(argv[i], "--table") && i + 1 < argc) table_file = argv[++i];
         else if (!strcmp(argv[i], "--shapes") && i + 1 < argc) shapes = argv[++i];
+        else if (!strcmp(argv[i], "--against") && i + 1 < argc) against = argv[++i];
         else if (!strcmp(argv[i], "--budget-s") && i + 1 < argc) budget_s = atof(argv[++i]);
         else if (!strcmp(argv[i], "--top") && i + 1 < argc) top = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--prior-runs") && i + 1 < argc) prior_runs = atoi(argv[++i]);
@@ -181,6 +183,15 @@ int main(int argc, char **argv)
         calib_describe(&h, &ci, desc, sizeof desc);
         if (!strcmp(cmd, "calibrate")) {
             printf("model: %s\n", desc);
+            if (against) {
+                /* held-out shapes (an evaluate run's records): how the constants fitted above, and
+                 * the defaults, rank groups the fit never saw; the kernels are this log's level 0 */
+                static calib_rec held[1 << 16];
+                int groups = 0, nh = calib_read(against, cpu, &k, ml, n, held, (int)(sizeof held / sizeof held[0]), &groups);
+                if (groups == 0) die("%s has no whole-shape measurement of %s with a kernel that %s profiled", against, cpu, o.log);
+                printf("against %s: first choice %.3f of the group's best (defaults %.3f) over %d measurements in %d groups\n",
+                       against, calib_score(&h, held, nh), calib_score(&ci.base, held, nh), nh, groups);
+            }
             return 0;
         }
         nt = t;
