@@ -31,7 +31,7 @@ static double pack(const model_machine *h, double bytes, double latency, double 
     return transfer(bytes, latency, bandwidth) + (h->pack_bw > 0 ? bytes / h->pack_bw : 0.0);
 }
 
-/* where a loop's operands come from: that level's bandwidth and latency, and whether it is memory */
+/* where a loop's operands come from: that level's bandwidth and latency, and whether it is the L3 or memory */
 typedef struct {
     double bw, lat;
     int level3, mem;
