@@ -31,10 +31,10 @@ static double pack(const model_machine *h, double bytes, double latency, double 
     return transfer(bytes, latency, bandwidth) + (h->pack_bw > 0 ? bytes / h->pack_bw : 0.0);
 }
 
-/* where a loop's operands come from: that level's bandwidth and latency, and whether it is the L3 or memory */
+/* where a loop's operands come from: that level's bandwidth and latency, and the access streams its
+ * prefetchers follow at full rate (0: any) */
 typedef struct {
-    double bw, lat;
-    int level3, mem;
+    double bw, lat, streams;
 } source;
 
 int model_fits(const model_machine *h, const model_config *c)
@@ -86,9 +86,8 @@ static double level1(const model_machine *h, const model_config *c, double mcur,
          * 0.26-0.38 of the oracle at 2x2003x401 and 5x2801x331 cold); on a Sapphire Rapids-class
          * Xeon (L3 145 ns away) kc 24-32 ran 2-6x faster than kc 512-1024 at 7 x 11008 x 512 and
          * 16 x 4864 x 896 in cache, and the limit there fitted to 64 streams */
-        const double cap = src->mem ? h->streams : src->level3 ? h->streams_l3 : 0;
-        const int limited = cap > 0 && !c->pf && tj > 1;
-        const double rows_bw = limited ? src->bw * fmin(1.0, cap / kcur) : src->bw;
+        const int limited = src->streams > 0 && !c->pf && tj > 1;
+        const double rows_bw = limited ? src->bw * fmin(1.0, src->streams / kcur) : src->bw;
         load = transfer(c->nr * kcur * f, src->lat, rows_bw) / ti + transfer(c->mr * kcur * f, h->lat_l2, h->bw_l2) +
                transfer(mcur * kcur * f, src->lat, src->bw) / (ti * tj);
     }
@@ -134,9 +133,9 @@ double model_time(const model_machine *h, const model_config *c, double m, doubl
      * for operands that sit in L2 made the model pay latencies a small product never sees, and
      * favour tall tiles that waste rows. */
     const double foot = c->cold ? INFINITY : (m * k + k * n + m * n) * f;
-    const source src = foot <= h->l2_bytes   ? (source){h->bw_l2, h->lat_l2, 0, 0}
-                       : foot <= h->l3_bytes ? (source){h->bw_l3, h->lat_l3, 1, 0}
-                                             : (source){h->bw_dram, h->lat_dram, 0, 1};
+    const source src = foot <= h->l2_bytes   ? (source){h->bw_l2, h->lat_l2, 0}
+                       : foot <= h->l3_bytes ? (source){h->bw_l3, h->lat_l3, h->streams_l3}
+                                             : (source){h->bw_dram, h->lat_dram, h->streams};
     /* the blocks: mc rows of A; nc columns of packed B (read in place, B is one block of all n);
      * kc deep. A loop whose bound is not a multiple of its block ends with a shorter step, which
      * costs what it computes (charging it a whole block made the model prefer blocks that happen to
