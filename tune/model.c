@@ -78,16 +78,26 @@ static double level1(const model_machine *h, const model_config *c, double mcur,
          * is kcur rows of B, one access stream each (the next panel continues them): past the
          * prefetchers' stream capacity the rows arrive at a fraction of the bandwidth (1 x 4096 x
          * 4096 ran 1.3x faster at kc 8 than at kc 64); a kernel that prefetches B rows itself
-         * (c->pf) does not depend on them, and a panel as wide as B (one column tile) is its rows
+         * (c->pf) keeps its own lines in flight past the limit, pf rows of its tile per latency (see
+         * below), and a panel as wide as B (one column tile) is its rows
          * back to back, one stream (the limit had the model take kc 64 at 13 x 13 x 2003, at 0.68
          * of kc 768). Rows out of the L3 have a limit of their own, fitted apart: on a Zen 4 they
          * came soon enough without the prefetchers (one limit for both fitted to none at all, and
          * the model then could not tell a decode kernel that prefetches from one that does not:
          * 0.26-0.38 of the oracle at 2x2003x401 and 5x2801x331 cold); on a Sapphire Rapids-class
          * Xeon (L3 145 ns away) kc 24-32 ran 2-6x faster than kc 512-1024 at 7 x 11008 x 512 and
-         * 16 x 4864 x 896 in cache, and the limit there fitted to 64 streams */
-        const int limited = src->streams > 0 && !c->pf && tj > 1;
-        const double rows_bw = limited ? src->bw * fmin(1.0, src->streams / kcur) : src->bw;
+         * 16 x 4864 x 896 in cache, and the limit there fitted to 64 streams. Until session 36 a
+         * prefetching kernel escaped the limit altogether, and the model ranked 13x32 pf8 at kc 512
+         * with kc 32-64 at 13 x 1024 x 512 cold; on this Xeon kc 512 ran 41-42 GFLOP/s and kc 32-64
+         * 75-78 (its own prefetches, 8 rows of 128 bytes per 191 ns, cover 5.4 of the 12.6 GB/s).
+         * On the spr log's groups the first choice rose 0.829 -> 0.841, on that retune's 0.841 ->
+         * 0.890, and the warm held-out lists (whose candidates do not prefetch) did not move */
+        const int limited = src->streams > 0 && tj > 1 && kcur > src->streams;
+        double rows_bw = src->bw;
+        if (limited) {
+            rows_bw = src->bw * src->streams / kcur;
+            if (c->pf) rows_bw = fmax(rows_bw, fmin(src->bw, c->pf * c->nr * f / src->lat));
+        }
         load = transfer(c->nr * kcur * f, src->lat, rows_bw) / ti + transfer(c->mr * kcur * f, h->lat_l2, h->bw_l2) +
                transfer(mcur * kcur * f, src->lat, src->bw) / (ti * tj);
     }
