@@ -1,7 +1,8 @@
 /* The model's calibration (tune/calibrate.c): a record log written here from a known machine (fixed
  * costs the default constants get wrong) is read back with every usable measurement in its group and
  * every unusable line skipped; the fit must then rank the log's groups as well as that machine does,
- * where the defaults rank them badly; a log with too few groups keeps the defaults. */
+ * where the defaults rank them badly; readings of the same code in a group are read as their mean;
+ * a log with too few groups keeps the defaults. */
 #include "../tune/calibrate.h"
 #include "../tune/machine.h"
 #include "tktest.h"
@@ -84,6 +85,23 @@ int main(int argc, char **argv)
     TKT_CHECK(fabs(h.lat_l2 - 5e-9) < 1e-15 && fabs(h.lat_l3 - 20e-9) < 1e-15 && fabs(h.lat_dram - 90e-9) < 1e-15,
               "latencies %g %g %g, not the machine record's", h.lat_l2, h.lat_l3, h.lat_dram);
 
+    /* readings of the same code in one group (kc 512 and 1024 at k = 300) are one rate, their mean;
+     * another depth keeps its own reading */
+    snprintf(path, sizeof path, "%s/calib-same.records", argv[1]);
+    f = fopen(path, "w");
+    if (!f) return fprintf(stderr, "cannot write %s\n", path), 2;
+    {
+        static const int kcs[3] = {512, 1024, 128}, gfs[3] = {50, 150, 120};
+        for (int j = 0; j < 3; j++)
+            fprintf(f, "tk-record 1 op=gemm dtype=f32 cpu=x isa=avx512f level=full m=100 n=100 k=300 tile=6x4vec ku=4 form=direct kc=%d mc=96 nc=1 packb=0 split=m order=n rep=0 result=ok gflops=%d spread=0.01 evidence=measured load=0.1 date=1\n",
+                    kcs[j], gfs[j]);
+    }
+    fclose(f);
+    n = calib_read(path, "x", &caps, l0, NK, recs, NSHAPES * PER + 8, &groups);
+    TKT_CHECK(n == 3 && groups == 1, "read %d records in %d groups, wrote 3 in 1", n, groups);
+    for (int i = 0; i < n; i++)
+        TKT_CHECK(recs[i].gflops == (recs[i].c.kc == 128 ? 120.0 : 100.0), "kc %llu read %g GFLOP/s", recs[i].c.kc,
+                  recs[i].gflops);
     /* a log with a few groups only: the defaults stay */
     snprintf(path, sizeof path, "%s/calib-small.records", argv[1]);
     f = fopen(path, "w");

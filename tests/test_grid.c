@@ -1,7 +1,8 @@
 /* The retune's shape grid (tune/buckets.c): its cells cover every (m, n, k) exactly once, decode
  * shapes (m <= 16, n > 512) have a cell of their own row count, the wide cells of 17..deep_m rows are
  * split in depth at deep_k (and only those), and merging the cells' winners into table rows loses no
- * cell's choice: a shape's first matching row makes its cell's decision. */
+ * cell's choice: a shape's first matching row makes its cell's decision. same_code tells configurations
+ * that run the same code on a shape (blocks it cuts away aside) from those that do not. */
 #include "../tune/buckets.h"
 #include "tktest.h"
 
@@ -75,6 +76,29 @@ int main(void)
                     TKT_CHECK(r < nr && same_choice(&rows[r], &win[i]), "%llux%llux%llu (cell %d) finds row %d, not its cell's choice",
                               ms[a], ns[b], ks[c], i, r);
                 }
+    }
+    {
+        /* same_code: blocks the shape cuts away do not make two configurations different code */
+        tkt_row a, b;
+        memset(&a, 0, sizeof a);
+        a.mr = 6, a.nr = 64, a.ku = 4, a.kc = 512, a.mc = 96, a.nc = 64, a.packa = 0, a.packb = 0, a.split = 'm', a.order = 'n';
+        b = a, b.kc = 1024;
+        TKT_CHECK(same_code(&a, &b, 100, 100, 300), "kc 512 and 1024 at k = 300 ran as different code");
+        TKT_CHECK(!same_code(&a, &b, 100, 100, 600), "kc 512 and 1024 at k = 600 ran as the same code");
+        b = a, b.mc = 192;
+        TKT_CHECK(same_code(&a, &b, 90, 100, 300), "mc 96 and 192 at m = 90 ran as different code");
+        TKT_CHECK(!same_code(&a, &b, 150, 100, 300), "mc 96 and 192 at m = 150 ran as the same code");
+        b = a, b.nc = 512, b.split = 'n';
+        TKT_CHECK(same_code(&a, &b, 100, 1000, 300), "B in place: nc and the split changed the code");
+        a.packa = b.packa = 1, a.packb = b.packb = 1, a.nc = 128, b.nc = 256;
+        TKT_CHECK(same_code(&a, &b, 100, 100, 300), "packed nc 128 and 256 at n = 100 ran as different code");
+        TKT_CHECK(!same_code(&a, &b, 100, 200, 300), "packed nc 128 and 256 at n = 200 ran as the same code");
+        b = a, b.ku = 2;
+        TKT_CHECK(!same_code(&a, &b, 100, 100, 300), "another unroll ran as the same code");
+        b = a, b.pf = 8;
+        TKT_CHECK(!same_code(&a, &b, 100, 100, 300), "a prefetching kernel ran as the same code");
+        b = a, b.packb = 0;
+        TKT_CHECK(!same_code(&a, &b, 100, 100, 300), "B packed and in place ran as the same code");
     }
     /* a cap too small is an error, not a cut table */
     TKT_CHECK(merge_grid(win, nc, rows, 3) == -1, "merge_grid wrote past its cap's worth of rows");

@@ -138,6 +138,26 @@ int same_choice(const tkt_row *a, const tkt_row *b)
            a->order == b->order;
 }
 
+void run_blocks(unsigned mr, unsigned nr, unsigned long long kc, unsigned long long mc, unsigned long long nc,
+                int packb, double m, double n, double k, double out[3])
+{
+    const double mt = ceil(m / mr) * mr, nt = ceil(n / nr) * nr;
+    out[0] = fmin((double)kc, k);
+    out[1] = fmin((double)mc, mt);
+    out[2] = packb ? fmin((double)nc, nt) : 0;
+}
+
+int same_code(const tkt_row *a, const tkt_row *b, double m, double n, double k)
+{
+    double x[3], y[3];
+    if (!(a->mr == b->mr && a->nr == b->nr && a->ku == b->ku && a->pf == b->pf && a->packa == b->packa &&
+          a->packb == b->packb && a->order == b->order))
+        return 0;
+    run_blocks(a->mr, a->nr, a->kc, a->mc, a->nc, a->packb, m, n, k, x);
+    run_blocks(b->mr, b->nr, b->kc, b->mc, b->nc, b->packb, m, n, k, y);
+    return x[0] == y[0] && x[1] == y[1] && x[2] == y[2];
+}
+
 int model_best(const isa_desc *isa, const cand_caps *k, const model_machine *h, const measured_l0 *l0, int n0,
                double ms, double ns, const double *ks, int nks, int cold, tkt_row *out, int want)
 {

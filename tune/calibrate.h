@@ -8,11 +8,14 @@
 
 /* One whole-shape measurement of the log (level=full, through the blocked driver) whose kernel has
  * a level-0 profile; `group` numbers the measurements made side by side (one shape, one
- * repetition, in cache or cold). */
+ * repetition, in cache or cold). `gflops` is the mean of the group's readings of the same code
+ * (same kernel, form and prefetch, blocks equal once cut to the shape: run_blocks), so that the
+ * ranking is scored on rates, not on which of two equal configurations a noisy reading favoured. */
 typedef struct {
     double m, n, k, gflops;
     model_config c;
     int group;
+    int kernel; /* the level-0 profile the kernel was found at */
 } calib_rec;
 
 typedef struct {
