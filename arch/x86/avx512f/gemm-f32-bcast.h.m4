@@ -14,6 +14,16 @@ m4_define(<@tkm_ukr_header_begin@>, <@#ifndef TK_GEN_UKR_F32_AVX512F_H
 #include <immintrin.h>
 #include "tk/internal.h"
 
+/* Keeps a loaded vector in a register. In a short tile GCC folds each B vector into the FMA of
+ * every row as a memory operand, MR loads where one serves, and the loads, not the FMAs, set the
+ * pace: 3x112 packed ran 87 GFLOP/s and 2x128 136 against 163-172 for the taller tiles (level 0,
+ * spr, session 34). A masked load GCC does not fold, so the last vector of a ragged tile needs none. */
+#if defined(__GNUC__)
+#define TKI_KEEP_AVX512F(v) __asm__("" : "+v"(v))
+#else
+#define TKI_KEEP_AVX512F(v) ((void)0)
+#endif
+
 /* the lanes of a vector of `lanes` (8 or 16) whose columns first.. are < n */
 static inline TKM_TARGET unsigned tki_mask_avx512f(size_t n, size_t first, size_t lanes)
 {
@@ -138,11 +148,17 @@ m4_define(<@_tkm_keep@>, <@m4_ifelse(m4_eval(TKM_GROUPED && TKM_I >= 4), 1, <@_t
 
 m4_dnl # one k step (TKM_U of the unrolled group, 1 in the tail); the direct form (TKM_DIRECT 1) reads
 m4_dnl # A in place (_tkm_a_elt: row pointers at column p + TKM_U - 1, or the groups of four rows
-m4_dnl # above, advanced after each step), and B through the column masks when
-m4_dnl # TKM_MASKB is 1 (a ragged tile)
+m4_dnl # above, advanced after each step), and B's last vector through its column mask when
+m4_dnl # TKM_MASKB is 1 (a ragged tile). Only the last: a kernel runs at NV vectors only when n is past
+m4_dnl # (NV - 1) * 16 (tkm_ukr_narrow gives fewer columns to a narrower kernel), so its other vectors
+m4_dnl # are whole. Until session 36 a direct tile of several rows loaded every vector through its
+m4_dnl # mask, and in L1 ran at 0.80-0.86 of its packed twin (4x96, 5x80, 6x64; 0.96 for 9x48 and
+m4_dnl # 14x32); with the whole vectors plain and kept in registers, 0.98-1.01 (paired runs, spr).
+m4_define(<@_tkm_avx512_masked_v@>, <@m4_eval(TKM_MASKB && TKM_V == TKM_NV - 1)@>)
 m4_define(<@_tkm_avx512_step@>, <@        {
-tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@            const _tkm_vt b_<@@>TKM_V = m4_ifelse(TKM_MASKB, 1, <@_tkm_w<@@>_maskz_loadu_ps(k_<@@>TKM_V, b + m4_eval(TKM_V * 16))@>, <@_tkm_w<@@>_loadu_ps(b + m4_eval(TKM_V * 16))@>);
-@>)m4_dnl
+tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@            _tkm_vt b_<@@>TKM_V = m4_ifelse(_tkm_avx512_masked_v, 1, <@_tkm_w<@@>_maskz_loadu_ps(k_<@@>TKM_V, b + m4_eval(TKM_V * 16))@>, <@_tkm_w<@@>_loadu_ps(b + m4_eval(TKM_V * 16))@>);
+m4_ifelse(m4_eval(!_tkm_avx512_masked_v && TKM_MR > 1), 1, <@            TKI_KEEP_AVX512F(b_<@@>TKM_V);
+@>)@>)m4_dnl
 tkm_prefetch_b(m4_eval(TKM_NV * 16))m4_dnl
 tkm_for(<@TKM_I@>, 0, TKM_MR - 1, <@            {
                 const _tkm_svt ai = _tkm_sw<@@>_set1_ps(_tkm_a_elt);
@@ -191,9 +207,10 @@ tkm_for(<@TKM_I@>, 0, TKM_MR - 1, <@tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@    _tkm
 @>)@>)m4_dnl
 m4_dnl # a one-row direct tile masks B only when it is ragged: masked loads of full rows cost mask
 m4_dnl # registers (eight masks and the loop's own do not fit in k1..k7), and its B vectors are used
-m4_dnl # once each anyway. Tiles of several rows keep the masked loads: with plain ones GCC folds B
-m4_dnl # into every row's FMA as a memory operand, MR loads instead of one (2x128 at 3x700x300: 0.89x
-m4_dnl # the speed, 4x96 at 4x4096x4096: 0.93x, paired runs).
+m4_dnl # once each anyway. Tiles of several rows run one loop, the last vector masked: their plain
+m4_dnl # vectors are kept in registers (TKI_KEEP_AVX512F), since GCC folds plain loads into every
+m4_dnl # row's FMA as a memory operand, MR loads instead of one (2x128 at 3x700x300: 0.89x the speed,
+m4_dnl # 4x96 at 4x4096x4096: 0.93x, paired runs, before the keep).
 m4_dnl # (An h body's tile is always ragged.)
 m4_ifelse(TKM_ONEROW, 1, <@m4_ifelse(TKM_FL, h, <@_tkm_avx512_loops(1)@>, <@    if (n >= m4_eval(TKM_NV * m4_ifelse(TKM_FL, y, 8, 16))) {
 _tkm_avx512_loops(0)    } else {
