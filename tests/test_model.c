@@ -5,9 +5,8 @@
  * make it faster, and a kernel that prefetches B read in place is never slower than one that does
  * not: past the prefetchers' stream limit it keeps its own lines in flight, and escapes the limit
  * where they cover the bandwidth, not where they fall short (a far L3); the limit for a B in the L3
- * is its own (none unless set). A
- * half-width last vector (where the core runs it at half the cost) lowers the time of exactly the tiles
- * whose last vector it fits, and keeps the time monotonic in n. */
+ * is its own (none unless set). A half-width last vector (where the core runs it at half the cost)
+ * lowers the time of exactly the tiles whose last vector it fits, and keeps the time monotonic in n. */
 #include "../tune/model.h"
 #include "tktest.h"
 

@@ -79,9 +79,8 @@ static double level1(const model_machine *h, const model_config *c, double mcur,
          * prefetchers' stream capacity the rows arrive at a fraction of the bandwidth (1 x 4096 x
          * 4096 ran 1.3x faster at kc 8 than at kc 64); a kernel that prefetches B rows itself
          * (c->pf) keeps its own lines in flight past the limit, pf rows of its tile per latency (see
-         * below), and a panel as wide as B (one column tile) is its rows
-         * back to back, one stream (the limit had the model take kc 64 at 13 x 13 x 2003, at 0.68
-         * of kc 768). Rows out of the L3 have a limit of their own, fitted apart: on a Zen 4 they
+         * below), and a panel as wide as B (one column tile) is its rows back to back, one stream
+         * (the limit had the model take kc 64 at 13 x 13 x 2003, at 0.68 of kc 768). Rows out of the L3 have a limit of their own, fitted apart: on a Zen 4 they
          * came soon enough without the prefetchers (one limit for both fitted to none at all, and
          * the model then could not tell a decode kernel that prefetches from one that does not:
          * 0.26-0.38 of the oracle at 2x2003x401 and 5x2801x331 cold); on a Sapphire Rapids-class
