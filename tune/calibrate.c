@@ -138,7 +138,7 @@ int calib_read(const char *log, const char *cpu, const cand_caps *k, const measu
     if (n > cap) n = cap;
     same_code_means(out, n);
     *groups = ng;
-    return n < cap ? n : cap;
+    return n;
 }
 
 /* the half of the shapes a record's shape falls in: every repetition of a shape on the same side,

@@ -80,8 +80,9 @@ static double level1(const model_machine *h, const model_config *c, double mcur,
          * 4096 ran 1.3x faster at kc 8 than at kc 64); a kernel that prefetches B rows itself
          * (c->pf) keeps its own lines in flight past the limit, pf rows of its tile per latency (see
          * below), and a panel as wide as B (one column tile) is its rows back to back, one stream
-         * (the limit had the model take kc 64 at 13 x 13 x 2003, at 0.68 of kc 768). Rows out of the L3 have a limit of their own, fitted apart: on a Zen 4 they
-         * came soon enough without the prefetchers (one limit for both fitted to none at all, and
+         * (the limit had the model take kc 64 at 13 x 13 x 2003, at 0.68 of kc 768). Rows out of
+         * the L3 have a limit of their own, fitted apart: on a Zen 4 they came soon enough without
+         * the prefetchers (one limit for both fitted to none at all, and
          * the model then could not tell a decode kernel that prefetches from one that does not:
          * 0.26-0.38 of the oracle at 2x2003x401 and 5x2801x331 cold); on a Sapphire Rapids-class
          * Xeon (L3 145 ns away) kc 24-32 ran 2-6x faster than kc 512-1024 at 7 x 11008 x 512 and
