@@ -74,13 +74,17 @@ if [ "$sve_built" = yes ]; then
   fi
 fi
 
-# make dist for every CPU of the registry: plain headers, one compiler line, run where possible
+# make dist for every CPU of the registry: plain headers, one compiler line, run where possible.
+# Each check compiles a whole table with one cc (the AVX-512 ones about a minute each), so they run
+# $jobs at a time; each writes its verdict to a file, counted in registry order afterwards.
+# dist_check CPU FAMILY: prints "pass|fail<TAB>message"
 dist_check() {
   cpu=$1 family=$2
   d="$out/dist"
-  "$root/scripts/dist.sh" "$cpu" "$d" > /dev/null || { total_fail=$((total_fail + 1)); note "dist $cpu: FAILED"; return; }
+  "$root/scripts/dist.sh" "$cpu" "$d" > /dev/null || { printf 'fail\t%s\n' "dist $cpu: FAILED"; return; }
   flags=$(sed -n 's/^Compile every unit that includes tk with: //p' "$d/$cpu/README")
   bin="$d/smoke-$cpu"
+  rm -f "$bin" # a binary left by an earlier run must not pass for one that failed to compile
   case $family in
     x86|generic) cc -std=c99 -O2 $flags -I "$d/$cpu" "$root/tests/dist_smoke.c" -o "$bin"; run="";;
     arm) aarch64-linux-gnu-gcc -std=c99 -O2 $flags -I "$d/$cpu" "$root/tests/dist_smoke.c" -o "$bin"
@@ -88,24 +92,40 @@ dist_check() {
     riscv) clang-19 --target=riscv64-linux-gnu -fuse-ld=lld -std=c99 -O2 $flags -I "$d/$cpu" "$root/tests/dist_smoke.c" -o "$bin"
            run="qemu-riscv64 -L /usr/riscv64-linux-gnu";;
   esac
-  [ -x "$bin" ] || { total_fail=$((total_fail + 1)); note "dist $cpu: compile FAILED"; return; }
+  [ -x "$bin" ] || { printf 'fail\t%s\n' "dist $cpu: compile FAILED"; return; }
   q=$("$out/native/tkgen-host/tkgen" info --root "$root" --cpu "$cpu" qemu_cpu) # the table says which
   [ -n "$q" ] || q=max
   if [ "$family" = x86 ]; then
     feat=$("$out/native/tkgen-host/tkgen" info --root "$root" --cpu "$cpu" isa)
     case $feat in avx512f) need=avx512f;; avx2fma) need=avx2;; *) need="";; esac
     if [ -n "$need" ] && ! grep -qw "$need" /proc/cpuinfo; then
-      total_pass=$((total_pass + 1)); note "dist $cpu: compiled; not run (host lacks $need)"; return
+      printf 'pass\t%s\n' "dist $cpu: compiled; not run (host lacks $need)"; return
     fi
   fi
   if res=$(QEMU_CPU=$q $run "$bin" 2>&1); then
-    total_pass=$((total_pass + 1)); note "dist $cpu: $res"
+    printf 'pass\t%s\n' "dist $cpu: $res"
   else
-    total_fail=$((total_fail + 1)); note "dist $cpu: FAILED: $res"
+    printf 'fail\t%s\n' "dist $cpu: FAILED: $res"
   fi
 }
 grep -E '^cpu[[:space:]]' "$root/tuning_tables/registry.tkr" | while read -r _ cpu family _; do echo "$cpu $family"; done > "$out/cpus.txt"
-while read -r cpu family; do dist_check "$cpu" "$family"; done < "$out/cpus.txt"
+mkdir -p "$out/dist"
+rm -f "$out"/dist/verdict-*
+running=0
+while read -r cpu family; do
+  [ "$running" -lt "$jobs" ] || { wait; running=0; }
+  dist_check "$cpu" "$family" > "$out/dist/verdict-$cpu" 2>&1 &
+  running=$((running + 1))
+done < "$out/cpus.txt"
+wait
+while read -r cpu family; do
+  v=$(grep -E '^(pass|fail)	' "$out/dist/verdict-$cpu" | tail -1)
+  case $v in
+    pass*) total_pass=$((total_pass + 1)); note "${v#*	}";;
+    fail*) total_fail=$((total_fail + 1)); note "${v#*	}"; grep -vE '^(pass|fail)	' "$out/dist/verdict-$cpu" | head -20;;
+    *) total_fail=$((total_fail + 1)); note "dist $cpu: no verdict"; sed 's/^/  /' "$out/dist/verdict-$cpu";;
+  esac
+done < "$out/cpus.txt"
 
 echo
 echo "== summary"
