@@ -24,7 +24,9 @@ static double tolerance(const tk_gemm_desc *d)
     return 2.0 * ((double)d->k + 4.0) * eps * scale * 1.13 + 1e-6;
 }
 
-static void one_case(const char *cpu, ex_fn ex, plain_fn plain, ws_fn wsz, size_t m, size_t n, size_t k, int exact)
+/* ldb 0: a random stride; else B untransposed, its rows ldb floats apart */
+static void one_case(const char *cpu, ex_fn ex, plain_fn plain, ws_fn wsz, size_t m, size_t n, size_t k, int exact,
+                     size_t ldb)
 {
     tk_gemm_desc d;
     float *a, *b, *c, *r, *c1, *c2, *bias, *ws;
@@ -39,6 +41,7 @@ static void one_case(const char *cpu, ex_fn ex, plain_fn plain, ws_fn wsz, size_
     d.transb = (tk_trans)(tkt_rand() & 1);
     d.lda = (d.transa ? m : k) + tkt_range(0, 3) * (tkt_rand() & 1);
     d.ldb = (d.transb ? k : n) + tkt_range(0, 5) * (tkt_rand() & 1);
+    if (ldb) d.transb = TK_NO_TRANS, d.ldb = ldb;
     d.ldc = n + tkt_range(0, 4) * (tkt_rand() & 1);
     d.alpha = alphas[tkt_rand() % 5];
     d.beta = betas[tkt_rand() % 4];
@@ -200,6 +203,45 @@ static void both_orders(const char *cpu, size_t r, const tki_gemm_cfg *row, part
     free(a), free(b), free(want), free(got[0]), free(got[1]), free(got[2]), free(a_far);
 }
 
+/* One direct row as a block of two row tiles, one column tile and 60 deep, B's rows 128 KiB apart:
+ * every table's L2 (8 MiB at most) keeps 32 such rows of a panel, so the call runs k blocks of 32 and 28
+ * (tki_gemm_kc). Split into its two row tiles, each part is a single tile, which must take the same
+ * blocks rather than one call 60 deep: the parts equal the whole bit for bit, and the reference. */
+static void b_far_parts(const char *cpu, size_t r, const tki_gemm_cfg *row, part_fn part, pick_fn pick, nr_fn nrf)
+{
+    tki_gemm_cfg cfg = *row;
+    tk_gemm_desc d;
+    tki_gemm_args g;
+    float *a, *b, *want, *whole, *halves, *ws;
+    size_t m, n, i, ws_floats, bad = 0;
+    const size_t k = 60, ldb = 32768;
+    int nothing, p;
+    if (!cfg.ukr_direct || cfg.dot) return;
+    cfg.mc = 2 * cfg.mr, cfg.kc = 64, cfg.order = 0x6e, cfg.packb = 0, cfg.split = 'm';
+    m = 2 * (size_t)cfg.mr, n = nrf(&cfg) > 3 ? nrf(&cfg) - 3 : nrf(&cfg);
+    a = tkt_alloc(m * k), b = tkt_alloc(k * ldb), want = tkt_alloc(m * n), whole = tkt_alloc(m * n), halves = tkt_alloc(m * n);
+    for (i = 0; i < m * k; i++) a[i] = tkt_uniform();
+    for (i = 0; i < k * ldb; i++) /* only n columns are read: NaN past them, the rest never touched */
+        if (i % ldb < nrf(&cfg)) b[i] = i % ldb < n ? tkt_uniform() : NAN;
+    tki_gemm_desc_plain(&d, TK_NO_TRANS, TK_NO_TRANS, m, n, k, 1.0f, a, k, b, ldb, 0.0f, want, n);
+    tk_ref_gemm_f32(&d);
+    for (p = 0; p < 2; p++) {
+        d.c = p ? halves : whole;
+        if (tki_gemm_check(&d, &g, &nothing) != TK_OK || nothing || pick(&cfg, &d, &g, &ws, &ws_floats) != TK_OK) {
+            TKT_CHECK(0, "%s row %zu: the call was refused", cpu, r);
+            continue;
+        }
+        if (p) part(&cfg, &g, 1, 2, ws, ws_floats), part(&cfg, &g, 0, 2, ws, ws_floats);
+        else part(&cfg, &g, 0, 1, ws, ws_floats);
+    }
+    for (i = 0; i < m * n; i++) bad += !(fabs((double)whole[i] - (double)want[i]) <= tolerance(&d));
+    TKT_CHECK(bad == 0, "%s row %zu (%ux%u), B's rows 128 KiB apart: %zu elements off the reference", cpu, r, cfg.mr,
+              cfg.nv, bad);
+    TKT_CHECK(!memcmp(whole, halves, m * n * sizeof(float)), "%s row %zu (%ux%u), B's rows 128 KiB apart: its two row "
+              "tiles as parts differ from the whole", cpu, r, cfg.mr, cfg.nv);
+    free(a), free(b), free(want), free(whole), free(halves);
+}
+
 static void run_cpu(const char *cpu, ex_fn ex, plain_fn plain, ws_fn wsz, const size_t *exact_shapes, size_t nexact)
 {
     static const size_t special[] = {1, 2, 3, 4, 5, 7, 8, 13, 16, 17, 31, 32, 33, 48, 64, 65, 97, 128};
@@ -212,31 +254,75 @@ static void run_cpu(const char *cpu, ex_fn ex, plain_fn plain, ws_fn wsz, const 
         size_t m = (t & 4) ? special[tkt_rand() % nspecial] : tkt_range(1, 40 * TKT_SCALE);
         size_t n = (t & 8) ? special[tkt_rand() % nspecial] : tkt_range(1, 40 * TKT_SCALE);
         size_t k = (t & 16) ? special[tkt_rand() % nspecial] : tkt_range(1, 70 * TKT_SCALE);
-        one_case(cpu, ex, plain, wsz, m, n, k, exact);
+        one_case(cpu, ex, plain, wsz, m, n, k, exact, 0);
     }
     /* the table's exact-shape rows run their own compiled instance of the driver */
     for (t = 0; t < (int)nexact; t++) {
         int r;
         for (r = 0; r < 8; r++)
-            one_case(cpu, ex, plain, wsz, exact_shapes[3 * t], exact_shapes[3 * t + 1], exact_shapes[3 * t + 2], r & 1);
+            one_case(cpu, ex, plain, wsz, exact_shapes[3 * t], exact_shapes[3 * t + 1], exact_shapes[3 * t + 2], r & 1,
+                     0);
         plain_exact(cpu, plain, exact_shapes[3 * t], exact_shapes[3 * t + 1], exact_shapes[3 * t + 2]);
     }
+    /* B's rows 32 KiB apart: rows that read its panels in place take shallower k blocks
+     * (tki_gemm_kc); against the reference, and bitwise the same in parts */
+    one_case(cpu, ex, plain, wsz, 40, 50, 100, 0, 8192);
+    one_case(cpu, ex, plain, wsz, 19, 37, 133, 1, 8192);
 #ifndef TK_TEST_SMALL
+    one_case(cpu, ex, plain, wsz, 130, 200, 300, 0, 8192);
     /* past the cache blocks: several kc, mc and nc blocks and their edges */
-    one_case(cpu, ex, plain, wsz, 300, 700, 600, 0);
-    one_case(cpu, ex, plain, wsz, 1, 3000, 2500, 1);
-    one_case(cpu, ex, plain, wsz, 9, 1100, 1500, 0);
-    one_case(cpu, ex, plain, wsz, 517, 259, 1031, 1);
+    one_case(cpu, ex, plain, wsz, 300, 700, 600, 0, 0);
+    one_case(cpu, ex, plain, wsz, 1, 3000, 2500, 1, 0);
+    one_case(cpu, ex, plain, wsz, 9, 1100, 1500, 0, 0);
+    one_case(cpu, ex, plain, wsz, 517, 259, 1031, 1, 0);
 #else
-    one_case(cpu, ex, plain, wsz, 70, 90, 300, 0);
-    one_case(cpu, ex, plain, wsz, 1, 200, 300, 1);
+    one_case(cpu, ex, plain, wsz, 70, 90, 300, 0, 0);
+    one_case(cpu, ex, plain, wsz, 1, 200, 300, 1, 0);
 #endif
     printf("cpu %s: %lu checks\n", cpu, tkt_pass + tkt_fail - before);
+}
+
+/* tki_gemm_kc, the depth of a call's k blocks: a row that reads B in place with its row tiles inner
+ * and several of them per block takes blocks no deeper than what the L2 keeps of a panel whose
+ * rows crowd its sets (half of l2 / the stride's lowest set bit, at least 32 rows); nothing else
+ * changes the row's kc. */
+static void kc_rule(void)
+{
+    tki_gemm_cfg cfg;
+    tki_gemm_args g;
+    const size_t l2 = 2u << 20;
+    memset(&cfg, 0, sizeof cfg), memset(&g, 0, sizeof g);
+    cfg.mr = 4, cfg.nv = 6, cfg.mc = 32, cfg.kc = 512, cfg.order = 0x6e;
+    g.m = 32, g.n = 1024, g.k = 3072, g.ldb = 1024, g.transb = TK_NO_TRANS;
+    TKT_CHECK(tki_gemm_kc(&cfg, &g, l2) == 256, "rows 4 KiB apart, 2 MiB L2: kc %zu, not 256", tki_gemm_kc(&cfg, &g, l2));
+    g.ldb = 2048;
+    TKT_CHECK(tki_gemm_kc(&cfg, &g, l2) == 128, "rows 8 KiB apart: kc %zu, not 128", tki_gemm_kc(&cfg, &g, l2));
+    g.ldb = 1 << 16;
+    TKT_CHECK(tki_gemm_kc(&cfg, &g, l2) == 32, "rows 256 KiB apart: kc %zu, not 32", tki_gemm_kc(&cfg, &g, l2));
+    g.ldb = 1040;
+    TKT_CHECK(tki_gemm_kc(&cfg, &g, l2) == 512, "rows 4160 bytes apart: kc %zu", tki_gemm_kc(&cfg, &g, l2));
+    g.ldb = 512;
+    TKT_CHECK(tki_gemm_kc(&cfg, &g, l2) == 512, "rows 2 KiB apart (fit 512): kc %zu", tki_gemm_kc(&cfg, &g, l2));
+    g.ldb = 1024;
+    TKT_CHECK(tki_gemm_kc(&cfg, &g, 0) == 512, "a table without an L2 changed kc");
+    g.m = 4;
+    TKT_CHECK(tki_gemm_kc(&cfg, &g, l2) == 512, "one row tile changed kc");
+    g.m = 32, cfg.mc = 4;
+    TKT_CHECK(tki_gemm_kc(&cfg, &g, l2) == 512, "blocks of one row tile changed kc");
+    cfg.mc = 32, cfg.order = 0x6d;
+    TKT_CHECK(tki_gemm_kc(&cfg, &g, l2) == 512, "order m changed kc");
+    cfg.order = 0x6e, cfg.packb = 1;
+    TKT_CHECK(tki_gemm_kc(&cfg, &g, l2) == 512, "B packed changed kc");
+    cfg.packb = 0, g.transb = TK_TRANS;
+    TKT_CHECK(tki_gemm_kc(&cfg, &g, l2) == 512, "B transposed (packed) changed kc");
+    g.transb = TK_NO_TRANS, cfg.dot = 1;
+    TKT_CHECK(tki_gemm_kc(&cfg, &g, l2) == 512, "the dot form changed kc");
 }
 
 int main(void)
 {
     tkt_init();
+    kc_rule();
     for (size_t c = 0; c < tkt_chain_len; c++) {
         const tkt_cpu *cpu = &tkt_chain[c];
         const tkt_cpu_fns *f = cpu->f;
@@ -245,7 +331,10 @@ int main(void)
             continue;
         }
         run_cpu(cpu->name, f->ex, f->plain, f->wsz, f->exact, f->nexact);
-        for (size_t r = 0; r < f->ncfgs; r++) both_orders(cpu->name, r, &f->cfgs[r], f->part, f->pick, f->nr);
+        for (size_t r = 0; r < f->ncfgs; r++) {
+            both_orders(cpu->name, r, &f->cfgs[r], f->part, f->pick, f->nr);
+            b_far_parts(cpu->name, r, &f->cfgs[r], f->part, f->pick, f->nr);
+        }
     }
     return tkt_finish("test_gemm");
 }

@@ -112,20 +112,20 @@ int main(void)
         TKT_CHECK(td <= ts, "4x80x4096, one column tile: kc 1024 %g of kc 64 past %g streams", td / ts, h.streams);
     }
     {
-        /* 16 rows against a 16 MB B that the 32 MB L3 keeps (in cache), read in place at kc 512: the
-         * memory's limit never reaches it; the L3's, once set, does, and a prefetching kernel and a
-         * depth within the limit escape it */
+        /* 16 rows against a 16 MB B that the 32 MB L3 keeps (in cache; rows 4000 floats apart, which
+         * spread over the L2's sets), read in place at kc 512: the memory's limit never reaches it;
+         * the L3's, once set, does, and a prefetching kernel and a depth within the limit escape it */
         model_config w = {8, 96, 512, 16, 768, 150.0, 0, 0, 1, 'n', 16, 0, 0, 0}, wpf = w, wshallow = w;
         model_machine none = h, some = h;
         none.streams = 4, some.streams_l3 = 32;
         wpf.pf = 8, wshallow.kc = 32;
-        const double t = model_time(&h, &w, 16, 4096, 1024);
-        TKT_CHECK(model_time(&none, &w, 16, 4096, 1024) == t, "the memory's stream limit changed a B in the L3");
-        TKT_CHECK(model_time(&some, &w, 16, 4096, 1024) > 1.5 * t, "past the L3's stream limit: %g of no limit",
-                  model_time(&some, &w, 16, 4096, 1024) / t);
-        TKT_CHECK(model_time(&some, &wpf, 16, 4096, 1024) == model_time(&h, &wpf, 16, 4096, 1024),
+        const double t = model_time(&h, &w, 16, 4000, 1024);
+        TKT_CHECK(model_time(&none, &w, 16, 4000, 1024) == t, "the memory's stream limit changed a B in the L3");
+        TKT_CHECK(model_time(&some, &w, 16, 4000, 1024) > 1.5 * t, "past the L3's stream limit: %g of no limit",
+                  model_time(&some, &w, 16, 4000, 1024) / t);
+        TKT_CHECK(model_time(&some, &wpf, 16, 4000, 1024) == model_time(&h, &wpf, 16, 4000, 1024),
                   "a prefetching kernel whose prefetches cover the L3's bandwidth paid its stream limit");
-        TKT_CHECK(model_time(&some, &wshallow, 16, 4096, 1024) == model_time(&h, &wshallow, 16, 4096, 1024),
+        TKT_CHECK(model_time(&some, &wshallow, 16, 4000, 1024) == model_time(&h, &wshallow, 16, 4000, 1024),
                   "kc 32, within the L3's limit of 32 streams, paid it");
         TKT_CHECK(model_time(&some, &w, 16, 64, 64) == model_time(&h, &w, 16, 64, 64), "a B in L2 paid the L3's limit");
         /* an L3 as far away as a server mesh's (145 ns): the kernel's own prefetches, 8 rows of 96
@@ -143,6 +143,22 @@ int main(void)
         TKT_CHECK(tfar < model_time(&far, &w, 8, 4096, 1024), "prefetching did not help past the limit");
         TKT_CHECK(model_time(&far, &wpf_shallow, 8, 4096, 1024) == model_time(&nolimit, &wpf_shallow, 8, 4096, 1024),
                   "a prefetching kernel within the limit paid it");
+    }
+    {
+        /* B in place, rows n floats apart: where row tiles reuse its panels and the rows crowd the
+         * L2's sets (n = 1024: 4 KiB apart, 244 rows of a 2 MB L2), the model times the depth the
+         * driver runs (tki_kc_b_in_place), not the row's kc; one row tile, or rows that spread, keep it */
+        model_config deep = {4, 96, 512, 32, 96, 150.0, 0, 0, 1, 'n', 16, 0, 0, 0}, shallow = deep;
+        shallow.kc = 244;
+        TKT_CHECK(model_time(&h, &deep, 32, 1024, 3072) == model_time(&h, &shallow, 32, 1024, 3072),
+                  "32x1024x3072, B in place: kc 512 not timed at the driver's 244");
+        TKT_CHECK(model_time(&h, &deep, 32, 1040, 3072) != model_time(&h, &shallow, 32, 1040, 3072),
+                  "32x1040x3072: kc 512 timed at 244");
+        TKT_CHECK(model_time(&h, &deep, 4, 1024, 3072) != model_time(&h, &shallow, 4, 1024, 3072),
+                  "4x1024x3072, one row tile: kc 512 timed at 244");
+        deep.pack_b = shallow.pack_b = 1;
+        TKT_CHECK(model_time(&h, &deep, 32, 1024, 3072) != model_time(&h, &shallow, 32, 1024, 3072),
+                  "32x1024x3072, B packed: kc 512 timed at 244");
     }
     return tkt_finish("test_model");
 }

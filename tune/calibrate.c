@@ -32,19 +32,19 @@ static unsigned hash_key(double m, double n, double k, int rep)
 
 /* 1 when two records of one group ran the same code (same kernel and prefetch, blocks equal once
  * cut to the shape) */
-static int rec_same_code(const calib_rec *a, const calib_rec *b)
+static int rec_same_code(const calib_rec *a, const calib_rec *b, double l2)
 {
     double x[3], y[3];
     if (a->kernel != b->kernel || a->c.pf != b->c.pf || a->c.pack_b != b->c.pack_b) return 0;
-    run_blocks(a->c.mr, a->c.nr, a->c.kc, a->c.mc, a->c.nc, a->c.pack_b, a->m, a->n, a->k, x);
-    run_blocks(b->c.mr, b->c.nr, b->c.kc, b->c.mc, b->c.nc, b->c.pack_b, b->m, b->n, b->k, y);
+    run_blocks(a->c.mr, a->c.nr, a->c.kc, a->c.mc, a->c.nc, a->c.pack_b, l2, a->m, a->n, a->k, x);
+    run_blocks(b->c.mr, b->c.nr, b->c.kc, b->c.mc, b->c.nc, b->c.pack_b, l2, b->m, b->n, b->k, y);
     return x[0] == y[0] && x[1] == y[1] && x[2] == y[2];
 }
 
 /* Each record's rate becomes the mean of its group's readings of the same code: configurations
  * that differ only in blocks the shape cuts away (kc past k, mc past m, nc of a B read in place) read
  * 30-60% apart in one evaluate run on a noisy host, and the best of such readings is the luckiest. */
-static void same_code_means(calib_rec *r, int n)
+static void same_code_means(calib_rec *r, int n, double l2)
 {
     static double mean[1 << 16];
     for (int i = 0, e; i < n; i = e) {
@@ -53,7 +53,7 @@ static void same_code_means(calib_rec *r, int n)
             double sum = 0;
             int cnt = 0;
             for (int b = i; b < e; b++)
-                if (rec_same_code(&r[a], &r[b])) sum += r[b].gflops, cnt++;
+                if (rec_same_code(&r[a], &r[b], l2)) sum += r[b].gflops, cnt++;
             mean[a] = sum / cnt;
         }
         for (int a = i; a < e; a++) r[a].gflops = mean[a];
@@ -136,7 +136,7 @@ int calib_read(const char *log, const char *cpu, const cand_caps *k, const measu
         if (at < cap) out[at] = ring[i];
     }
     if (n > cap) n = cap;
-    same_code_means(out, n);
+    same_code_means(out, n, (double)k->l2);
     *groups = ng;
     return n;
 }

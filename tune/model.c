@@ -7,6 +7,7 @@
  * Each loop ends with a shorter step when its bound is not a multiple of its block; operands come
  * from the smallest cache level that holds them all (docs/tuner.md, "The model"). */
 #include "model.h"
+#include "tk/internal.h" /* tki_kc_b_in_place: the driver's own rule for the depth of B read in place */
 
 #include <math.h>
 
@@ -150,7 +151,12 @@ double model_time(const model_machine *h, const model_config *c, double m, doubl
      * kc deep. A loop whose bound is not a multiple of its block ends with a shorter step, which
      * costs what it computes (charging it a whole block made the model prefer blocks that happen to
      * divide the shape: kc 128 over kc 256 at k = 600) */
-    const double mc = fmin((double)c->mc, m), kc = fmin((double)c->kc, k);
+    const double mc = fmin((double)c->mc, m);
+    /* the driver takes shallower blocks where row tiles reuse a panel of B read in place whose rows
+     * crowd the L2's sets (tki_gemm_kc: rows n floats apart here); the model times what runs */
+    const double kc = fmin(c->pack_b ? (double)c->kc
+                                     : (double)tki_kc_b_in_place(c->kc, (size_t)m, c->mr, c->mc, (size_t)n, (size_t)h->l2_bytes),
+                           k);
     const double nc = c->pack_b ? fmin((double)c->nc, n) : n;
     const double kfull = floor(k / kc), krest = k - kfull * kc, nfull = floor(n / nc), nrest = n - nfull * nc;
     double t3 = 0;

@@ -243,6 +243,40 @@ static inline int tki_gemm_b_in_place(const tki_gemm_cfg *cfg, const tki_gemm_ar
     return !cfg->packb && g->transb == TK_NO_TRANS;
 }
 
+/* Rows of B, ld floats apart, that one column panel of B read in place can keep in an L2 of
+ * l2_bytes while row tiles reuse it (0: no limit). Rows whose stride is a multiple of a power of
+ * two `low` bytes share l2_bytes / low lines per column of the panel, whatever the ways; half of
+ * that, at least 32. On the Xeon (2 MiB L2), B in place, GFLOP/s at a quarter, half and all of
+ * those rows (medians of 5-7, host busy): 32x1024x3072 4x96 69 67 41, 32x2048x3072 56 51 28,
+ * 128x4096x11008 9x48 51 58 (kc 96: 55), 16x4096x4096 4x96 pf8 cold 47 56 (kc 512: 38),
+ * 128x512x2048 6x64 100 97 51; at n = 1040 kc 512 ran as fast as kc 128 (117-125). */
+static inline size_t tki_b_rows_fit(size_t ld, size_t l2_bytes)
+{
+    const size_t s = ld * sizeof(float), low = s & (0 - s);
+    if (!l2_bytes || !low) return 0;
+    return l2_bytes / low / 2 < 32 ? 32 : l2_bytes / low / 2;
+}
+
+/* The depth of the k blocks of an m-row call whose tiles (mr rows, blocks of mc) read B in place,
+ * rows ldb floats apart, row tiles inner: kc, or less where several row tiles reuse each panel of
+ * B and its rows crowd the L2's sets (tki_b_rows_fit). The driver and the tuner's model both ask. */
+static inline size_t tki_kc_b_in_place(size_t kc, size_t m, size_t mr, size_t mc, size_t ldb, size_t l2_bytes)
+{
+    const size_t fit = m > mr && mc > mr ? tki_b_rows_fit(ldb, l2_bytes) : 0;
+    return fit && fit < kc ? fit : kc;
+}
+
+/* The depth of the k blocks of a call: the row's kc, or tki_kc_b_in_place's where the row reads B
+ * in place with its row tiles inner (order 'n'). A property of the whole call, never of a part, so
+ * every partition of it sums in the same blocks (bitwise the same results); the rounding can
+ * differ with ldb. */
+static inline size_t tki_gemm_kc(const tki_gemm_cfg *cfg, const tki_gemm_args *g, size_t l2_bytes)
+{
+    /* one row tile first: the test that settles a small call (the single-tile path asks) */
+    if (g->m <= cfg->mr || cfg->order != 0x6e || cfg->dot || !tki_gemm_b_in_place(cfg, g)) return cfg->kc;
+    return tki_kc_b_in_place(cfg->kc, g->m, cfg->mr, cfg->mc, g->ldb, l2_bytes);
+}
+
 /* Byte extent of a rows x cols matrix with leading dimension ld; 0 when it would overflow. */
 static inline size_t tki_extent(size_t rows, size_t cols, size_t ld)
 {

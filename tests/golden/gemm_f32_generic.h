@@ -132,7 +132,7 @@ static inline  void tki_gemm_f32_blocked_generic(const tki_gemm_cfg *cfg, const 
                                                       float *ws, size_t ws_floats, int fixed)
 {
     const size_t mr = cfg->mr, nr = (size_t)cfg->nv * (1);
-    const size_t kc = tki_min(cfg->kc, g->k), mc = tki_min(cfg->mc, tki_round_up(g->m, mr));
+    const size_t kc = tki_min(tki_gemm_kc(cfg, g, 262144), g->k), mc = tki_min(cfg->mc, tki_round_up(g->m, mr));
     const int direct_b = tki_gemm_b_in_place(cfg, g);
     /* the direct kernel form reads A by rows (and masks B, so even a ragged B panel needs no copy):
      * in place, or from a copy of the block's rows where in place they would collide in L1 */
@@ -225,7 +225,7 @@ static inline TKI_ALWAYS_INLINE  int tki_gemm_f32_tile1_generic(const tki_gemm_c
     tki_ukr_aux aux;
     float *ct;
     if (!(tki_gemm_a_in_place(cfg, g, 8) && tki_gemm_b_in_place(cfg, g) &&
-          i1 - i0 <= cfg->mr && j1 - j0 <= (size_t)cfg->nv * (1) && g->k <= cfg->kc && g->k))
+          i1 - i0 <= cfg->mr && j1 - j0 <= (size_t)cfg->nv * (1) && g->k && g->k <= tki_gemm_kc(cfg, g, 262144)))
         return 0;
     ct = g->c + i0 * g->ldc + j0;
     aux.alpha = g->alpha;
