@@ -61,7 +61,7 @@ static void same_code_means(calib_rec *r, int n, double l2)
 }
 
 int calib_read(const char *log, const char *cpu, const cand_caps *k, const measured_l0 *l0,
-               int n0, calib_rec *out, int cap, int *groups)
+               int n0, calib_rec *out, int cap, int *groups, int any_kernels)
 {
     static group_key table[HASH];
     static calib_rec ring[1 << 16];
@@ -87,8 +87,8 @@ int calib_read(const char *log, const char *cpu, const cand_caps *k, const measu
          * with the operands rotated out of cache (operands=cold) are priced with the operands in
          * memory, and kernels that prefetch B (pf=) as such */
         const int cold = strstr(line, " operands=cold") != NULL;
-        if (strncmp(line, "tk-record 1 op=gemm ", 20) || !record_of(line, cpu) || !p || !g || !strstr(line, " result=ok ") ||
-            strstr(line, " path="))
+        if (strncmp(line, "tk-record 1 op=gemm ", 20) || !(any_kernels ? record_cpu(line, cpu) : record_of(line, cpu)) || !p ||
+            !g || !strstr(line, " result=ok ") || strstr(line, " path="))
             continue;
         if (sscanf(p, " level=full m=%lf n=%lf k=%lf tile=%ux%u%7[a-z] ku=%u%n", &m, &nn, &kk, &mr, &nv, kind, &ku, &at_ku) != 7 ||
             !at_ku)
@@ -174,6 +174,7 @@ static double score_on(const model_machine *h, const calib_rec *r, int n, int fo
 double calib_score(const model_machine *h, const calib_rec *r, int n) { return score_on(h, r, n, -1); }
 
 #define CALIB_MIN_GROUPS 20
+#define CALIB_OWN_GROUPS 100 /* fewer groups of the current code: the earlier code's records count too */
 
 /* the fitted constants, as an array the search walks */
 static double *param(model_machine *h, int i)
@@ -257,7 +258,12 @@ model_machine calib_machine(const char *log, const char *cpu, const tkt_table *t
     h.launch = 50e-9, h.cores = k->cores;
     h.call = 0, h.pack_bw = 0, h.streams = 0, h.streams_l3 = 0;
     h.half = half; /* measured, never fitted: 0 (the same cost) where the host was not measured */
-    int n = calib_read(log, cpu, k, l0, n0, recs, (int)(sizeof recs / sizeof recs[0]), &groups);
+    int n = calib_read(log, cpu, k, l0, n0, recs, (int)(sizeof recs / sizeof recs[0]), &groups, 0);
+    if (groups < CALIB_OWN_GROUPS) {
+        int all_groups = 0, all = calib_read(log, cpu, k, l0, n0, recs, (int)(sizeof recs / sizeof recs[0]), &all_groups, 1);
+        info->earlier = all_groups > groups;
+        n = all, groups = all_groups;
+    }
     info->records = n, info->groups = groups;
     info->before = info->after = calib_score(&h, recs, n);
     info->base = h;
@@ -297,7 +303,7 @@ const char *calib_describe(const model_machine *h, const calib_info *info, char 
              "%d groups: first choice %.3f of the group's best (defaults %.3f)%s",
              h->launch * 1e9, call, pack, streams, streams_l3, h->lat_l2 * 1e9, h->lat_l3 * 1e9, h->lat_dram * 1e9, h->bw_l2,
              h->bw_l3, h->bw_dram, info->have_bw ? "measured" : "assumed", h->half > 0 ? h->half : 1.0,
-             info->after > info->before ? "fitted to"
+             info->after > info->before ? (info->earlier ? "fitted (earlier code's records too) to" : "fitted to")
              : info->groups < CALIB_MIN_GROUPS ? "defaults, too few to fit:"
              : info->overfit                   ? "defaults kept, a fit to half the shapes ranked the other half worse:"
                                                : "defaults kept, no fit ranked better:",

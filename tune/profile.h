@@ -18,6 +18,8 @@ typedef struct {
  * records of earlier kernels describe other code (the ragged-tile kernels of 8fce2cd made the
  * model's fit to a log of both rank worse than to the new records alone). */
 void records_bind_kernels(const isa_desc *isa);
+/* Binds the fingerprint itself (tests: records of two codes in one log). */
+void records_set_kernels(unsigned fingerprint);
 /* "kernels=<fingerprint> " for a record line, or "" before records_bind_kernels. */
 const char *records_kernels(void);
 /* 1 when a record line is of `cpu`, by any code (the record-log prior of a retune reads those) */

@@ -187,7 +187,7 @@ int main(int argc, char **argv)
                 /* held-out shapes (an evaluate run's records): how the constants fitted above, and
                  * the defaults, rank groups the fit never saw; the kernels are this log's level 0 */
                 static calib_rec held[1 << 16];
-                int groups = 0, nh = calib_read(against, cpu, &k, ml, n, held, (int)(sizeof held / sizeof held[0]), &groups);
+                int groups = 0, nh = calib_read(against, cpu, &k, ml, n, held, (int)(sizeof held / sizeof held[0]), &groups, 1);
                 if (groups == 0) die("%s has no whole-shape measurement of %s with a kernel that %s profiled", against, cpu, o.log);
                 printf("against %s: first choice %.3f of the group's best (defaults %.3f) over %d measurements in %d groups\n",
                        against, calib_score(&h, held, nh), calib_score(&ci.base, held, nh), nh, groups);
