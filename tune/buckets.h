@@ -33,11 +33,11 @@ int grid_cells(grid_cell *cells, int cap, double open, unsigned long long deep_k
 /* 1 when two rows make the same decisions (ranges aside). */
 int same_choice(const tkt_row *a, const tkt_row *b);
 /* The blocks the driver runs an m x n x k product with, one thread (templates/gemm-f32-blocked.h.m4):
- * kc past k is k, or past what an L2 of l2 bytes keeps of a B read in place with rows n floats apart
- * (tki_gemm_kc) that limit; mc past m's tiles is their rows, nc past n's tiles is their columns, and
- * a B read in place has no nc (0). Configurations whose tiles, kernels and forms agree and whose
- * blocks come out equal here run the same code on that shape: their measurements are readings of
- * one rate. */
+ * kc past k is k, and with B read in place kc past the depth an L2 of l2 bytes keeps of its rows, n
+ * floats apart, is that depth (tki_kc_b_in_place; row tiles inner, the order the tuner proposes);
+ * mc past m's tiles is their rows, nc past n's tiles is their columns, and a B read in place has no
+ * nc (0). Configurations whose tiles, kernels and forms agree and whose blocks come out equal here
+ * run the same code on that shape: their measurements are readings of one rate. */
 void run_blocks(unsigned mr, unsigned nr, unsigned long long kc, unsigned long long mc, unsigned long long nc,
                 int packb, double l2, double m, double n, double k, double out[3]);
 /* 1 when two rows run the same code on m x n x k with one thread (same_choice, the blocks as
