@@ -147,6 +147,21 @@ int main(int argc, char **argv)
         TKT_CHECK(info.earlier && info.groups >= NSHAPES - 2 && info.after >= 0.99 && info.after > info.before,
                   "with the earlier code's records: %d groups, fitted %.3f, defaults %.3f (earlier %d)", info.groups,
                   info.after, info.before, info.earlier);
+        /* then 110 more groups of the current code, enough to fit alone, where every configuration
+         * read the same: no fit ranks them better than the defaults, so the earlier code's count too */
+        f = fopen(path, "a");
+        if (!f) return fprintf(stderr, "cannot append to %s\n", path), 2;
+        for (int s = 0; s < 110; s++)
+            for (int j = 0; j < 3; j++)
+                fprintf(f, "tk-record 1 op=gemm dtype=f32 cpu=x isa=avx512f level=full m=%d n=64 k=64 tile=6x4vec ku=4 form=direct kc=%d mc=6 nc=1 packb=0 split=m order=n rep=0 result=ok gflops=50 spread=0.01 kernels=0000000b evidence=measured load=0.1 date=1\n",
+                        100 + s, 16 << j);
+        fclose(f);
+        n = calib_read(path, "x", &caps, l0, NK, recs, NSHAPES * PER + 8, &groups, 0);
+        TKT_CHECK(groups == 115, "the current code: %d groups, not 115", groups);
+        h = calib_machine(path, "x", &t, &caps, l0, NK, &info);
+        TKT_CHECK(info.earlier && info.groups >= 115 + NSHAPES - 2 && info.after > info.before,
+                  "no fit to the current code's 115 groups: %d groups, fitted %.3f, defaults %.3f (earlier %d)",
+                  info.groups, info.after, info.before, info.earlier);
     }
     return tkt_finish("test_calibrate");
 }

@@ -27,8 +27,8 @@ typedef struct {
     double held[2];        /* fold f (half the shapes) ranked by constants fitted to the other fold */
     double held_base[2];   /* ... and by the defaults */
     int overfit;           /* 1: in a fold the fitted constants ranked worse than the defaults (defaults kept) */
-    int earlier;           /* 1: the current code had too few groups (CALIB_OWN_GROUPS), so the records of
-                            * earlier code (other kernels= fingerprints) were read too */
+    int earlier;           /* 1: the current code had too few groups (CALIB_OWN_GROUPS) or no fit to them
+                            * held, so the records of earlier code (other kernels= fingerprints) were read too */
 } calib_info;
 
 /* The level=full records of `cpu` in `log` that can be predicted (their kernel is among l0), as
@@ -46,8 +46,9 @@ double calib_score(const model_machine *h, const calib_rec *r, int n);
  * measurements when it has enough of them (at least 20 groups) and the fit holds on groups it was
  * not fitted to (two folds); `info` (may be NULL) says what was done. The measurements are those
  * of the current code, or of every code in the log while the current one has fewer than 100
- * groups (right after a template change): the constants describe the machine more than the code,
- * and the defaults had ranked the held-out shapes worse than any fit (0.632 against 0.759). */
+ * groups (right after a template change) or no fit to them holds: the constants describe the
+ * machine more than the code, and the defaults had ranked the held-out shapes worse than any fit
+ * (0.632 against 0.759). */
 model_machine calib_machine(const char *log, const char *cpu, const tkt_table *t,
                             const cand_caps *k, const measured_l0 *l0, int n0, calib_info *info);
 /* One line for reports: the constants and how well each model ranked the log's groups; returns buf. */
