@@ -264,7 +264,7 @@ model_machine calib_machine(const char *log, const char *cpu, const tkt_table *t
     const int have_bw = info->have_bw;
     /* the current code's records first; the earlier code's too where those are too few, or where
      * no fit to them holds (session 37: 225 groups of the new code after two retunes, no fit held,
-     * and the defaults ranked the held-out eval3 records at 0.543 against 0.748 for a fit to all) */
+     * and the defaults ranked the held-out eval3 records at 0.543 against 0.704 for a fit to all) */
     int own = 0;
     for (int any = 0; any < 2; any++) {
         int n = calib_read(log, cpu, k, l0, n0, recs, (int)(sizeof recs / sizeof recs[0]), &groups, any);
