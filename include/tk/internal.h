@@ -252,9 +252,9 @@ static inline int tki_gemm_b_in_place(const tki_gemm_cfg *cfg, const tki_gemm_ar
  * 128x512x2048 6x64 100 97 51; at n = 1040 kc 512 ran as fast as kc 128 (117-125). */
 static inline size_t tki_b_rows_fit(size_t ld, size_t l2_bytes)
 {
-    const size_t s = ld * sizeof(float), low = s & (0 - s);
+    const size_t s = ld * sizeof(float), low = s & (0 - s), rows = low ? l2_bytes / low / 2 : 0;
     if (!l2_bytes || !low) return 0;
-    return l2_bytes / low / 2 < 32 ? 32 : l2_bytes / low / 2;
+    return rows < 32 ? 32 : rows;
 }
 
 /* The depth of the k blocks of an m-row call whose tiles (mr rows, blocks of mc) read B in place,
