@@ -12,9 +12,10 @@
  * each in-place-B configuration also prefetching (as the tuner tries them at such shapes): the
  * table's decode rows were chosen for weights streamed from memory and are judged so. --warm
  * measures every shape in cache instead.
- * The fastest three, the model's pick and the table's row are measured three times (median); the
- * oracle's best is the fastest of those for the shape; the model's and the
- * table's ratios to it are printed per shape, with the median (model) and the mean and worst (table). */
+ * The sweep's fastest three, the models' picks and the table's row are measured again in paired
+ * rounds (see ROUNDS below); the oracle's best is the one that stands best against the others in
+ * those rounds; the model's and the table's ratios to it are printed per shape, with the median
+ * (model) and the mean and worst (table). */
 #include "evaluate.h"
 
 #include "buckets.h"
@@ -30,6 +31,7 @@
 
 #define MAXSHAPES 128
 #define MAXCAND 512
+#define ROUNDS 5 /* paired rounds after the sweep (an odd count: one median) */
 
 /* one configuration of the oracle space as a table row */
 static tkt_row oracle_row(const isa_desc *isa, const cand_caps *k, const cand_l0 *c, unsigned long long kc)
@@ -78,7 +80,8 @@ int evaluate_run(const profile_opts *po, const char *shapes, const isa_desc *isa
     static measured_l0 ml[4096];
     static tkt_row cand[MAXSHAPES][MAXCAND], all[MAXSHAPES * 8];
     static int ncand[MAXSHAPES], model_at[2][MAXSHAPES], table_at[MAXSHAPES], cold[MAXSHAPES];
-    static double gf[MAXSHAPES][MAXCAND], first[MAXSHAPES][MAXCAND], again[2][MAXSHAPES][MAXCAND];
+    static double gf[MAXSHAPES][MAXCAND], first[MAXSHAPES][MAXCAND], again[ROUNDS][MAXSHAPES][MAXCAND];
+    static double score[MAXSHAPES][MAXCAND];
     static char elog[1200];
     static char remeasure[MAXSHAPES][MAXCAND];
     double mratio[2][MAXSHAPES], tsum = 0, tworst = 2;
@@ -136,9 +139,8 @@ int evaluate_run(const profile_opts *po, const char *shapes, const isa_desc *isa
     }
     double planned = 0, done = 0;
     for (int s = 0; s < ns; s++) planned += ncand[s];
-    printf("tktune evaluate %s: %d shapes, %.0f measurements (oracle: %d kernels x their depths), then up to 5 per "
-           "shape twice more\n", po->cpu, ns,
-           planned, nml);
+    printf("tktune evaluate %s: %d shapes, %.0f measurements (oracle: %d kernels x their depths), then up to 6 per "
+           "shape in %d paired rounds\n", po->cpu, ns, planned, nml, ROUNDS);
     shape_probe sp;
     if (!shape_probe_build(&sp, po, isa, t, all, nall, 1)) return 1;
 
@@ -151,9 +153,14 @@ int evaluate_run(const profile_opts *po, const char *shapes, const isa_desc *isa
         }
     if (po->progress) fprintf(stderr, "\n");
     /* The best of a hundred single measurements is the luckiest of them (a quiet moment of a shared
-     * machine), which a one-shot model pick cannot match: the three fastest, the model's pick and
-     * the table's row are measured twice more, in rounds over the shapes, and each scored by its
-     * median of three; the oracle is then the best of those medians. */
+     * machine), which a one-shot model pick cannot match; and on a shared host the rate of one
+     * configuration moves 2x within seconds (session 38: 311x307x317, 6x64 kc 384 read 70, 63 and
+     * 131 in three passes, the fastest 9x48 144, 94 and 144: the pass, not the configuration, set
+     * the level). So the sweep only picks the three fastest; they, the models' picks and the table's
+     * row are then measured in ROUNDS rounds, back to back within a shape (the order rotated each
+     * round), and each scored by the median over the rounds of its reading against the round's
+     * fastest of them: paired readings, none from the sweep. The oracle is the best score; every
+     * ratio printed is a score over the oracle's (at most 1). */
     for (int s = 0; s < ns; s++) {
         int top[3] = {-1, -1, -1};
         for (int j = 0; j < ncand[s]; j++)
@@ -167,17 +174,30 @@ int evaluate_run(const profile_opts *po, const char *shapes, const isa_desc *isa
             remeasure[s][j] = j == top[0] || j == top[1] || j == top[2] || j == model_at[0][s] || j == model_at[1][s] ||
                               j == table_at[s];
     }
-    for (int rep = 1; rep <= 2; rep++)
-        for (int s = 0; s < ns; s++) {
-            for (int j = 0; j < ncand[s]; j++) {
-                int fresh;
-                if (!remeasure[s][j]) continue;
-                again[rep - 1][s][j] = shape_measure(&sp, &cand[s][j], mnk[s][0], mnk[s][1], mnk[s][2], cold[s], rep, &fresh);
-                if (rep == 2) {
-                    double a = first[s][j], b = again[0][s][j], c = again[1][s][j];
-                    gf[s][j] = fmax(fmin(a, b), fmin(fmax(a, b), c)); /* the median of three */
-                }
+    for (int rep = 1; rep <= ROUNDS; rep++)
+        for (int s = 0; s < ns; s++)
+            for (int q = 0; q < ncand[s]; q++) {
+                int fresh, j = (q + rep) % ncand[s];
+                if (remeasure[s][j])
+                    again[rep - 1][s][j] = shape_measure(&sp, &cand[s][j], mnk[s][0], mnk[s][1], mnk[s][2], cold[s], rep, &fresh);
             }
+    for (int s = 0; s < ns; s++)
+        for (int j = 0; j < ncand[s]; j++) {
+            double rel[ROUNDS], rate[ROUNDS];
+            if (!remeasure[s][j]) {
+                gf[s][j] = first[s][j], score[s][j] = 0;
+                continue;
+            }
+            for (int r = 0; r < ROUNDS; r++) {
+                double fastest = 0;
+                for (int i = 0; i < ncand[s]; i++)
+                    if (remeasure[s][i] && again[r][s][i] > fastest) fastest = again[r][s][i];
+                rate[r] = again[r][s][j];
+                rel[r] = fastest > 0 ? rate[r] / fastest : 0;
+            }
+            qsort(rel, ROUNDS, sizeof rel[0], cmp_double);
+            qsort(rate, ROUNDS, sizeof rate[0], cmp_double);
+            score[s][j] = rel[ROUNDS / 2], gf[s][j] = rate[ROUNDS / 2];
         }
 
     snprintf(path, sizeof path, "%s/evaluate.txt", po->work);
@@ -192,18 +212,22 @@ int evaluate_run(const profile_opts *po, const char *shapes, const isa_desc *isa
             int b = 0;
             char shape[48], od[96], td[96];
             for (int j = 1; j < ncand[s]; j++)
-                if (gf[s][j] > gf[s][b]) b = j;
-            double best = gf[s][b], tg = gf[s][table_at[s]], mg[2];
-            for (int v = 0; v < 2; v++) mg[v] = model_at[v][s] >= 0 ? gf[s][model_at[v][s]] : 0;
+                if (score[s][j] > score[s][b]) b = j;
+            double best = gf[s][b], top = score[s][b], tg = gf[s][table_at[s]], tr = top > 0 ? score[s][table_at[s]] / top : 0;
+            double mg[2], mr[2];
+            for (int v = 0; v < 2; v++) {
+                mg[v] = model_at[v][s] >= 0 ? gf[s][model_at[v][s]] : 0;
+                mr[v] = model_at[v][s] >= 0 && top > 0 ? score[s][model_at[v][s]] / top : 0;
+            }
             snprintf(shape, sizeof shape, "%llux%llux%llu%s", mnk[s][0], mnk[s][1], mnk[s][2], cold[s] ? "*" : "");
             describe(isa, &cand[s][b], od, sizeof od);
             describe(isa, &cand[s][table_at[s]], td, sizeof td);
-            fprintf(f, "%-18s %8.1f %-32s %8.1f %6.3f %7.3f %8.1f %6.3f  %s\n", shape, best, od, mg[0],
-                    best > 0 ? mg[0] / best : 0, best > 0 ? mg[1] / best : 0, tg, best > 0 ? tg / best : 0, td);
-            if (!pass && best > 0) {
-                mratio[0][nm] = mg[0] / best, mratio[1][nm++] = mg[1] / best;
-                tsum += tg / best;
-                if (tg / best < tworst) tworst = tg / best, tworst_at = s;
+            fprintf(f, "%-18s %8.1f %-32s %8.1f %6.3f %7.3f %8.1f %6.3f  %s\n", shape, best, od, mg[0], mr[0], mr[1],
+                    tg, tr, td);
+            if (!pass && top > 0) {
+                mratio[0][nm] = mr[0], mratio[1][nm++] = mr[1];
+                tsum += tr;
+                if (tr < tworst) tworst = tr, tworst_at = s;
             }
         }
         for (int v = 0; !pass && v < 2; v++) qsort(mratio[v], (size_t)nm, sizeof mratio[v][0], cmp_double);
@@ -212,6 +236,8 @@ int evaluate_run(const profile_opts *po, const char *shapes, const isa_desc *isa
                     v ? " with default constants" : " (calibrated)", nm ? mratio[v][nm / 2] : 0, nm, nm ? mratio[v][0] : 0);
         fprintf(f, "table: mean %.3f of the oracle, worst %.3f (%llux%llux%llu)\n", nm ? tsum / nm : 0, tworst,
                 mnk[tworst_at][0], mnk[tworst_at][1], mnk[tworst_at][2]);
+        fprintf(f, "ratios: medians over %d paired rounds of each one's reading against the round's fastest, over the "
+                   "oracle's; GFLOP/s: medians of those rounds\n", ROUNDS);
         fprintf(f, "%s\n", warm ? "every shape measured with its operands in cache (--warm)"
                                 : "* operands cold, as the bench times them (bench/cold.h): A and B from a slot of the "
                                   "cold buffer further each call");
