@@ -40,7 +40,7 @@
 #define NOISE 1.03 /* a challenger must beat the previous choice by this factor */
 #define ROUNDS 2   /* rounds of measurements, interleaved over the point's candidates */
 #define KEEP 6     /* candidates measured again after the first round: the fastest and the previous choice */
-#define CONFIRM 3  /* paired re-measurements (previous, challenger) a changed choice must win */
+#define CONFIRM 5  /* paired re-measurements (previous, challenger) a changed choice must win */
 #define RUN_REPS 10 /* repetition numbers one run may use (ROUNDS + CONFIRM of them) */
 #define STREAM_M 16 /* cells of at most this many rows are measured with the operands out of cache */
 #define STREAM_N 4096 /* ... and, where n is open, this wide */
@@ -915,10 +915,16 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
                 int ok = 1;
                 for (int d = 0; d < p->nsh && ok; d++) {
                     int fresh;
-                    double gp = shape_measure(pp, &p->cand[p->inc], p->sm[d], p->sn[d], p->sk[d], point_cold(p, d), rep0 + ROUNDS + r, &fresh);
-                    measured += fresh;
-                    double gw = shape_measure(pp, &p->cand[p->win], p->sm[d], p->sn[d], p->sk[d], point_cold(p, d), rep0 + ROUNDS + r, &fresh);
-                    measured += fresh;
+                    double g[2];
+                    /* who goes first alternates: a pair's second run must not be the challenger's
+                     * every time */
+                    for (int q = 0; q < 2; q++) {
+                        const int who = (q + r) % 2; /* 0: the previous choice, 1: the challenger */
+                        g[who] = shape_measure(pp, &p->cand[who ? p->win : p->inc], p->sm[d], p->sn[d], p->sk[d],
+                                               point_cold(p, d), rep0 + ROUNDS + r, &fresh);
+                        measured += fresh;
+                    }
+                    double gp = g[0], gw = g[1];
                     pr.done += 2;
                     show(&pr, "confirming");
                     if (gp <= 0 || gw <= 0) ok = 0;
