@@ -352,8 +352,10 @@ static void build(project *p, const char *cpus_csv, const char *deflt, const cha
                     nod = tile_add(otiles, nod, w->mr, w->nr, w->ku, 0);
                     continue;
                 }
-                nt = tile_add(tiles, nt, w->mr, w->nr, w->ku, w->pf);
-                if (!w->packa) ndt = direct_add(dtiles, ndt, w->mr, w->nr, w->ku, w->pf);
+                /* a direct row runs only the direct form (a transposed A on a copy): its tile's
+                 * packed form is compiled where a packed row asks for it */
+                if (w->packa) nt = tile_add(tiles, nt, w->mr, w->nr, w->ku, w->pf);
+                else ndt = direct_add(dtiles, ndt, w->mr, w->nr, w->ku, w->pf);
             }
             char one[128];
             snprintf(one, sizeof one, " %s(%08x)", t.cpu, t.hash);

@@ -23,9 +23,10 @@ static const tki_gemm_cfg tki_gemm_f32_cfgs_<@@>TKM_CPU[TKM_NCFG] = {
 @>)
 
 m4_dnl # tkm_gemm_config(ID, MR, NV, KU, MC, NC_PANELS, KC, PACKB, SPLIT, ORDER, PACKA, EVIDENCE, WHERE, PF):
-m4_dnl # PACKA 0 the direct form, 1 packed, 2 the dot form (NV then counts columns)
+m4_dnl # PACKA 0 the direct form (no packed kernel: a transposed A runs it on a copy), 1 packed, 2 the dot
+m4_dnl # form (NV then counts columns)
 m4_define(<@tkm_gemm_config@>, <@tkm_nargs(<@tkm_gemm_config@>, 14, $#)m4_dnl
-    {m4_ifelse($11, 2, <@tkm_ukr_dot_name($2, $3, $4), 0, 0@>, <@tkm_ukr_name($2, $3, $4, $14), m4_ifelse($11, 0, <@tkm_ukr_direct_name($2, $3, $4, $14), tkm_ukr_sweep_name($2, $3, $4, $14)@>, <@0, 0@>)@>), $2, $3, $4, $5, $6, $7, $8, m4_ifelse($9, m, 0x6d, 0x6e), m4_ifelse($10, m, 0x6d, 0x6e), m4_ifelse($11, 2, 1, 0), m4_ifelse($11/m4_eval($2 > 1), 0/1, <@tkm_ukr_direct_name(1, $3, $4, $14), tkm_ukr_sweep_name(1, $3, $4, $14)@>, <@0, 0@>)}, /* $1: $12, $13 */@>)
+    {m4_ifelse($11, 2, <@tkm_ukr_dot_name($2, $3, $4), 0, 0@>, $11, 0, <@0, tkm_ukr_direct_name($2, $3, $4, $14), tkm_ukr_sweep_name($2, $3, $4, $14)@>, <@tkm_ukr_name($2, $3, $4, $14), 0, 0@>), $2, $3, $4, $5, $6, $7, $8, m4_ifelse($9, m, 0x6d, 0x6e), m4_ifelse($10, m, 0x6d, 0x6e), m4_ifelse($11, 2, 1, 0), m4_ifelse($11/m4_eval($2 > 1), 0/1, <@tkm_ukr_direct_name(1, $3, $4, $14), tkm_ukr_sweep_name(1, $3, $4, $14)@>, <@0, 0@>)}, /* $1: $12, $13 */@>)
 
 m4_dnl # tkm_gemm_select_begin ... tkm_gemm_select_end: the decision tree over the rows that are not
 m4_dnl # exact shapes, which tkgen computes (gen/tkgen.c, emit_tree): tkm_gemm_split(DEPTH, VAR, AT)
@@ -180,9 +181,9 @@ static inline size_t tki_gemm_f32_ws_need_<@@>TKM_CPU<@@>(const tki_gemm_cfg *cf
     return tki_round_up(mc * ka, 16) + kc * panels * nr + 16;
 }
 
-m4_ifelse(TKM_ISA_DOT, 1, <@m4_dnl
 /* kc rows of nc floats of row-major src (rows lds apart), transposed: column j to dst + j*ld, kc
- * floats. The dot form's copies: the columns of an untransposed B, the rows of a transposed A. */
+ * floats (and zeros up to a multiple of 16; ld must hold them). The dot form's copies, the columns
+ * of an untransposed B and the rows of a transposed A, and a direct row's copy of a transposed A. */
 static inline TKM_TARGET void tki_gemm_f32_pack_cols_<@@>TKM_CPU<@@>(const float *src, size_t lds, size_t kc, size_t nc,
                                                         size_t ld, float *TKI_RESTRICT dst)
 {
@@ -198,6 +199,7 @@ m4_ifdef(<@tkm_pack_t_name@>, <@m4_dnl
 @>)m4_dnl
 }
 
+m4_ifelse(TKM_ISA_DOT, 1, <@m4_dnl
 /* The dot form's loops (docs/microkernel.md) over rows [i0, i1) and columns [j0, j1): panels of
  * ncp * NB columns, k blocks, blocks of mc rows, then MR x NB tiles. The kernel reads A by rows and B
  * by columns, both along k: A in place unless transposed (then copied row by row), B in place when
@@ -261,7 +263,8 @@ static inline TKM_TARGET void tki_gemm_f32_blocked_<@@>TKM_CPU<@@>(const tki_gem
     const size_t kc = tki_min(tki_gemm_kc(cfg, g, TKM_L2_BYTES), g->k), mc = tki_min(cfg->mc, tki_round_up(g->m, mr));
     const int direct_b = tki_gemm_b_in_place(cfg, g);
     /* the direct kernel form reads A by rows (and masks B, so even a ragged B panel needs no copy):
-     * in place, or from a copy of the block's rows where in place they would collide in L1 */
+     * in place, or from a copy of the block's rows where in place they would collide in L1 or A is
+     * transposed (copied transposed; its rows hold kc rounded up to 16, which tki_rows_ld leaves) */
     const int direct_a = tki_gemm_a_direct(cfg, g);
     const int rows_copy = direct_a && !tki_gemm_a_in_place(cfg, g, TKM_L1_WAYS);
     const size_t lda_copy = tki_rows_ld(kc, mr, TKM_L1_WAYS);
@@ -297,7 +300,10 @@ m4_ifelse(TKM_ISA_DOT, 1, <@m4_dnl
                 size_t t, to = 0, ti = 0;
                 /* the rows the direct kernel reads: A's block in place, or its copy */
                 const float *ar = rows_copy ? pa : g->a + ic * g->lda + pc;
-                if (rows_copy) tki_gemm_f32_copy_rows_<@@>TKM_CPU<@@>(g->a + ic * g->lda + pc, g->lda, mcur, kcur, lda_copy, pa);
+                if (rows_copy && g->transa != TK_NO_TRANS)
+                    tki_gemm_f32_pack_cols_<@@>TKM_CPU<@@>(g->a + pc * g->lda + ic, g->lda, kcur, mcur, lda_copy, pa);
+                else if (rows_copy)
+                    tki_gemm_f32_copy_rows_<@@>TKM_CPU<@@>(g->a + ic * g->lda + pc, g->lda, mcur, kcur, lda_copy, pa);
                 if (!direct_a) tki_gemm_f32_pack_a_<@@>TKM_CPU<@@>(g, ic, mcur, pc, kcur, mr, pa);
                 if (direct_a && direct_b && cfg->ukr_sweep && (ni == 1 || cfg->order == 0x6d)) {
                     /* the loop below runs each row tile's column tiles one after another here: one

@@ -123,6 +123,17 @@ static inline size_t tki_gemm_f32_ws_need_generic(const tki_gemm_cfg *cfg, size_
     return tki_round_up(mc * ka, 16) + kc * panels * nr + 16;
 }
 
+/* kc rows of nc floats of row-major src (rows lds apart), transposed: column j to dst + j*ld, kc
+ * floats (and zeros up to a multiple of 16; ld must hold them). The dot form's copies, the columns
+ * of an untransposed B and the rows of a transposed A, and a direct row's copy of a transposed A. */
+static inline  void tki_gemm_f32_pack_cols_generic(const float *src, size_t lds, size_t kc, size_t nc,
+                                                        size_t ld, float *TKI_RESTRICT dst)
+{
+    size_t j, p;
+    for (p = 0; p < kc; p++)
+        for (j = 0; j < nc; j++) dst[j * ld + p] = src[p * lds + j];
+}
+
 /* The five loops (BLIS order jc, pc, ic, jr, ir) over rows [i0, i1) and columns [j0, j1).
  * ws holds ws_floats floats; nc shrinks to fit it (only the static buffer can be short, on a
  * vector-length-agnostic machine wider than the table assumed). fixed: 1 from an exact-shape instance,
@@ -135,7 +146,8 @@ static inline  void tki_gemm_f32_blocked_generic(const tki_gemm_cfg *cfg, const 
     const size_t kc = tki_min(tki_gemm_kc(cfg, g, 262144), g->k), mc = tki_min(cfg->mc, tki_round_up(g->m, mr));
     const int direct_b = tki_gemm_b_in_place(cfg, g);
     /* the direct kernel form reads A by rows (and masks B, so even a ragged B panel needs no copy):
-     * in place, or from a copy of the block's rows where in place they would collide in L1 */
+     * in place, or from a copy of the block's rows where in place they would collide in L1 or A is
+     * transposed (copied transposed; its rows hold kc rounded up to 16, which tki_rows_ld leaves) */
     const int direct_a = tki_gemm_a_direct(cfg, g);
     const int rows_copy = direct_a && !tki_gemm_a_in_place(cfg, g, 8);
     const size_t lda_copy = tki_rows_ld(kc, mr, 8);
@@ -165,7 +177,10 @@ static inline  void tki_gemm_f32_blocked_generic(const tki_gemm_cfg *cfg, const 
                 size_t t, to = 0, ti = 0;
                 /* the rows the direct kernel reads: A's block in place, or its copy */
                 const float *ar = rows_copy ? pa : g->a + ic * g->lda + pc;
-                if (rows_copy) tki_gemm_f32_copy_rows_generic(g->a + ic * g->lda + pc, g->lda, mcur, kcur, lda_copy, pa);
+                if (rows_copy && g->transa != TK_NO_TRANS)
+                    tki_gemm_f32_pack_cols_generic(g->a + pc * g->lda + ic, g->lda, kcur, mcur, lda_copy, pa);
+                else if (rows_copy)
+                    tki_gemm_f32_copy_rows_generic(g->a + ic * g->lda + pc, g->lda, mcur, kcur, lda_copy, pa);
                 if (!direct_a) tki_gemm_f32_pack_a_generic(g, ic, mcur, pc, kcur, mr, pa);
                 if (direct_a && direct_b && cfg->ukr_sweep && (ni == 1 || cfg->order == 0x6d)) {
                     /* the loop below runs each row tile's column tiles one after another here: one
