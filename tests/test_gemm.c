@@ -286,6 +286,23 @@ static void run_cpu(const char *cpu, ex_fn ex, plain_fn plain, ws_fn wsz, const 
  * and several of them per block takes blocks no deeper than what the L2 keeps of a panel whose
  * rows crowd its sets (half of l2 / the stride's lowest set bit, at least 32 rows); nothing else
  * changes the row's kc. */
+/* tki_rows_collide counts the rows per L1 set with a shift, no division: the same answer as
+ * ceil(rows / (4096 / low)) sets for every stride mod 4 KiB, tile height to 40 and way count 4-16 */
+static void collide_rule(void)
+{
+    size_t bad = 0, at[3] = {0, 0, 0};
+    for (size_t ld = 0; ld < 2048; ld++)
+        for (size_t rows = 1; rows <= 40; rows++)
+            for (size_t ways = 4; ways <= 16; ways += 4) {
+                const size_t s = (ld * 4) & 4095, low = s & (0 - s);
+                const size_t sets = s ? 4096 / (low < 64 ? 64 : low) : 1;
+                if (tki_rows_collide(ld, rows, ways) != (4 * ((rows + sets - 1) / sets) > 5 * ways) && !bad++)
+                    at[0] = ld, at[1] = rows, at[2] = ways;
+            }
+    TKT_CHECK(bad == 0, "tki_rows_collide differs from the count by division in %zu cases, first ld %zu rows %zu ways %zu", bad,
+              at[0], at[1], at[2]);
+}
+
 static void kc_rule(void)
 {
     tki_gemm_cfg cfg;
@@ -323,6 +340,7 @@ int main(void)
 {
     tkt_init();
     kc_rule();
+    collide_rule();
     for (size_t c = 0; c < tkt_chain_len; c++) {
         const tkt_cpu *cpu = &tkt_chain[c];
         const tkt_cpu_fns *f = cpu->f;

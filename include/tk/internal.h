@@ -208,8 +208,13 @@ typedef struct tki_gemm_cfg {
 static inline int tki_rows_collide(size_t ld, size_t rows, size_t l1_ways)
 {
     const size_t s = (ld * sizeof(float)) & 4095, low = s & (0 - s); /* the stride's lowest set bit, mod 4 KiB */
-    const size_t sets = s ? 4096 / (low < 64 ? 64 : low) : 1;        /* the sets the rows cycle through */
-    return 4 * ((rows + sets - 1) / sets) > 5 * l1_ways;
+    /* the rows cycle through 4096 / low sets (a power of two: low is one, at least a line), so a set
+     * holds rows / (4096 / low) of them, rounded up: rows * low / 4096, counted with a shift. With
+     * divisions, as before session 38, every call of a tile of 16 rows or more divided twice
+     * (tki_gemm_a_in_place); 16x16x16 ran 60-62 ns per call at best and 55-59 without them (a
+     * scratch loop, alternating builds, the host busy: within its noise) */
+    const size_t per_set = s ? (rows * (low < 64 ? 64 : low) + 4095) >> 12 : rows;
+    return 4 * per_set > 5 * l1_ways;
 }
 
 /* The row stride of a copy of A's rows kc deep that a tile of mr rows reads without collisions:
