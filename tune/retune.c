@@ -972,7 +972,8 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
         cellwin[i] = p->cand[p->win];
         cellwin[i].m = p->rm, cellwin[i].n = p->rn;
         cellwin[i].k = p->rk;
-        if (p->score[p->win] > 0)
+        /* a point kept because memory was busy was measured, not decided: its row keeps its word */
+        if (p->score[p->win] > 0 && !p->noisy)
             snprintf(cellwin[i].evidence, sizeof cellwin[i].evidence, "%s", o->estimated ? "estimated" : "measured");
     }
     int ng = merge_grid(cellwin, ncells, nt.rows + nt.n, MAXROWS - nt.n);
