@@ -181,7 +181,11 @@ int evaluate_run(const profile_opts *po, const char *shapes, const isa_desc *isa
                 if (remeasure[s][j])
                     again[rep - 1][s][j] = shape_measure(&sp, &cand[s][j], mnk[s][0], mnk[s][1], mnk[s][2], cold[s], rep, &fresh);
             }
-    for (int s = 0; s < ns; s++)
+    for (int s = 0; s < ns; s++) {
+        double fastest[ROUNDS] = {0};
+        for (int r = 0; r < ROUNDS; r++)
+            for (int i = 0; i < ncand[s]; i++)
+                if (remeasure[s][i] && again[r][s][i] > fastest[r]) fastest[r] = again[r][s][i];
         for (int j = 0; j < ncand[s]; j++) {
             double rel[ROUNDS], rate[ROUNDS];
             if (!remeasure[s][j]) {
@@ -189,16 +193,14 @@ int evaluate_run(const profile_opts *po, const char *shapes, const isa_desc *isa
                 continue;
             }
             for (int r = 0; r < ROUNDS; r++) {
-                double fastest = 0;
-                for (int i = 0; i < ncand[s]; i++)
-                    if (remeasure[s][i] && again[r][s][i] > fastest) fastest = again[r][s][i];
                 rate[r] = again[r][s][j];
-                rel[r] = fastest > 0 ? rate[r] / fastest : 0;
+                rel[r] = fastest[r] > 0 ? rate[r] / fastest[r] : 0;
             }
             qsort(rel, ROUNDS, sizeof rel[0], cmp_double);
             qsort(rate, ROUNDS, sizeof rate[0], cmp_double);
             score[s][j] = rel[ROUNDS / 2], gf[s][j] = rate[ROUNDS / 2];
         }
+    }
 
     snprintf(path, sizeof path, "%s/evaluate.txt", po->work);
     FILE *rf = fopen(path, "w");
