@@ -232,9 +232,8 @@ static inline size_t tki_rows_ld(size_t kc, size_t mr, size_t l1_ways)
  * a transposed A copied transposed), B when the row says `packb no` and B is not transposed. The
  * blocked loops, the single-tile path and the workspace check all ask here. A direct row has no
  * packed kernel: its tile's packed form is compiled only where a packed row uses it. */
-static inline int tki_gemm_a_direct(const tki_gemm_cfg *cfg, const tki_gemm_args *g)
+static inline int tki_gemm_a_direct(const tki_gemm_cfg *cfg)
 {
-    (void)g;
     return cfg->ukr_direct != 0;
 }
 static inline int tki_gemm_a_in_place(const tki_gemm_cfg *cfg, const tki_gemm_args *g, size_t l1_ways)
@@ -243,7 +242,7 @@ static inline int tki_gemm_a_in_place(const tki_gemm_cfg *cfg, const tki_gemm_ar
      * last one of tki_rows_collide at its worst (one set) so that it folds where mr and m are
      * constants (exact-shape instances of short tiles keep no stride arithmetic). */
     const size_t rows = g->m < cfg->mr ? g->m : cfg->mr;
-    return tki_gemm_a_direct(cfg, g) && g->transa == TK_NO_TRANS &&
+    return tki_gemm_a_direct(cfg) && g->transa == TK_NO_TRANS &&
            !(4 * rows > 5 * l1_ways && tki_rows_collide(g->lda, rows, l1_ways));
 }
 static inline int tki_gemm_b_in_place(const tki_gemm_cfg *cfg, const tki_gemm_args *g)

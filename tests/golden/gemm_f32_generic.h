@@ -148,7 +148,7 @@ static inline  void tki_gemm_f32_blocked_generic(const tki_gemm_cfg *cfg, const 
     /* the direct kernel form reads A by rows (and masks B, so even a ragged B panel needs no copy):
      * in place, or from a copy of the block's rows where in place they would collide in L1 or A is
      * transposed (copied transposed; its rows hold kc rounded up to 16, which tki_rows_ld leaves) */
-    const int direct_a = tki_gemm_a_direct(cfg, g);
+    const int direct_a = tki_gemm_a_direct(cfg);
     const int rows_copy = direct_a && !tki_gemm_a_in_place(cfg, g, 8);
     const size_t lda_copy = tki_rows_ld(kc, mr, 8);
     const size_t pa_floats = tki_round_up(mc * (direct_a ? lda_copy : kc), 16);
