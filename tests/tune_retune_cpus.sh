@@ -56,4 +56,12 @@ grep -q '^point 17\.\.32 x 17\.\.24 x \*: 32x24x256 cache, 32x24x512 cache, 23x2
 grep -q '^point 65\.\.128 x 65\.\.128 x \*: 128x128x256 cache, 128x128x512 cache, 91x91x362 cache;' "$work/o13" && ok ||
   bad "dry run, cell 65..128 x 65..128: $(grep '^point 65\.\.128 x 65\.\.128 ' "$work/o13")"
 
+# an open cell (n past the grid's edge) takes its top corner at the next power of two, where the rows
+# of B alias as a model's widths do: 2048 from an edge of 1408 (a multiple of 512, 1536, until
+# session 39: rows 6 KiB apart, which the driver's depth cap cut far less than 8 KiB ones)
+"$tktune" retune --root "$root" --cpu generic --tkgen "$tkgen" --work "$work/dry2" --log "$work/dry2.log" \
+  --out "$work/dry2.tkt" --max-dim 1408 --dry-run > "$work/o14" 2>&1 && ok || bad "dry run at 1408: $(tail -3 "$work/o14")"
+grep -q '^point 65\.\.128 x 1025\.\.\* x 1\.\.[0-9]*: 128x2048x256 cache, 128x2048x1408 cache, 91x1449x600 cache;' "$work/o14" && ok ||
+  bad "dry run at 1408, cell 65..128 x 1025..: $(grep '^point 65\.\.128 x 1025' "$work/o14")"
+
 finish tune_retune_cpus

@@ -57,7 +57,7 @@
 #define SMALL_MN 64 /* cells no taller and no wider measure their middle shape shallow (SMALL_K deep at least) */
 #define SMALL_K 16
 #define PRIOR_CUT 0.92 /* a candidate recent runs read under this fraction of the point's best is left out */
-#define OPEN_ALIGN 512 /* an open cell's top corner is a multiple of this wide (floats: rows 2 KiB apart or more) */
+#define OPEN_ALIGN 512 /* an open cell's top corner is a power of two at least this wide (floats: rows 2 KiB apart or more) */
 
 typedef struct {
     unsigned long long sm[3], sn[3], sk[3]; /* the shapes that stand for the point */
@@ -682,10 +682,17 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
          * in L1 and L2 sets. Measured at the grid's edge (1600: rows 6400 bytes apart), the 33..64
          * and 65..128 x 1025.. cells of the spr table chose tiles that read B in place, which ran
          * 128x3072x768, 128x4096x4096 and 49x2048x512 at 0.32-0.66 of a packed B (session 32). So
-         * the top corner goes up to the next multiple of OPEN_ALIGN (2048 from 1600) in a full-size
-         * grid; the middle stays at a width that aliases little, and a choice must hold at both. */
-        if (cells[i].n.hi == TK_SIZE_INF && !o->estimated && hn >= (double)cells[i].n.lo)
-            hn = ceil(hn / OPEN_ALIGN) * OPEN_ALIGN;
+         * the top corner goes up to the next power of two (2048 from 1600 or 1408) in a full-size
+         * grid; the middle stays at a width that aliases little, and a choice must hold at both.
+         * Until session 39 it went to the next multiple of 512, which from the Zen 4's edge (1408)
+         * was 1536: rows 6 KiB apart, whose L2 sets keep 4x the rows of 8 KiB ones (the driver's
+         * depth cap, tki_b_rows_fit, cut kc 384 to 256 there and to 64 at 2048), so the 1025..
+         * cells were chosen where their rows at 2048 and 4096 columns do not run. */
+        if (cells[i].n.hi == TK_SIZE_INF && !o->estimated && hn >= (double)cells[i].n.lo) {
+            double top = OPEN_ALIGN;
+            while (top < hn) top *= 2;
+            hn = top;
+        }
         if (deep) k1 = k2 = kb;
         double mm = round(sqrt((double)cells[i].m.lo * hm)), mn = round(sqrt((double)cells[i].n.lo * hn));
         /* LLM decode: up to STREAM_M rows against a weight matrix that comes from memory, as every
