@@ -64,4 +64,9 @@ grep -q '^point 65\.\.128 x 65\.\.128 x \*: 128x128x256 cache, 128x128x512 cache
 grep -q '^point 65\.\.128 x 1025\.\.\* x 1\.\.[0-9]*: 128x2048x256 cache, 128x2048x1408 cache, 91x1449x600 cache;' "$work/o14" && ok ||
   bad "dry run at 1408, cell 65..128 x 1025..: $(grep '^point 65\.\.128 x 1025' "$work/o14")"
 
+# a decode cell's middle is an odd multiple of 16 columns (2064 here, not 2049): B's rows on 64-byte
+# lines as a model's widths keep them, with a stride that aliases little
+grep -q '^point 4 x 1025\.\.\* x \*: 4x4096x512 cold, 4x11008x4096 cold, 4x2064x1448 cold;' "$work/o14" && ok ||
+  bad "dry run at 1408, cell 4 x 1025..: $(grep '^point 4 x 1025' "$work/o14")"
+
 finish tune_retune_cpus

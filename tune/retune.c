@@ -727,6 +727,12 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
              * rows wide, and a tile chosen at its top wastes most at its bottom (9..12 rows took
              * 6x64 at 12 and 10 rows, and 9x2048x1536 ran at 0.73 of the oracle's 9x48) */
             mm = (double)cells[i].m.lo;
+            /* and its width an odd multiple of 16 floats (2064 for 1025.., 720 for 513..1024): rows
+             * on 64-byte lines, as a model's widths keep them, a stride that aliases little. At
+             * 2049 each row began a line early and cost a line more: on the Zen 4, 2x64 with mc 4
+             * read 4x11008x4096 cold 1.05x as fast as 4x48 and make bench 4x4096 to 4x14336 wide
+             * 1.02-1.14x, but 4x2049x1448 0.89-0.93x, and no run took it (session 39) */
+            mn = 16 * (2 * floor(mn / 32) + 1);
         }
         /* The deep side of a wide open cell (n past the grid's edge) with more rows: a weight matrix
          * larger than the last-level cache, as a prefill or a large layer multiplies. The grid's own
