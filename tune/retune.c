@@ -732,7 +732,8 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
              * 2049 each row began a line early and cost a line more: on the Zen 4, 2x64 with mc 4
              * read 4x11008x4096 cold 1.05x as fast as 4x48 and make bench 4x4096 to 4x14336 wide
              * 1.02-1.14x, but 4x2049x1448 0.89-0.93x, and no run took it (session 39) */
-            mn = 16 * (2 * floor(mn / 32) + 1);
+            const double aligned = 16 * (2 * floor(mn / 32) + 1);
+            if (aligned >= (double)cells[i].n.lo && aligned <= hn) mn = aligned; /* a narrow cell keeps its own */
         }
         /* The deep side of a wide open cell (n past the grid's edge) with more rows: a weight matrix
          * larger than the last-level cache, as a prefill or a large layer multiplies. The grid's own
