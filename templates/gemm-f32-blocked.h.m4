@@ -427,10 +427,10 @@ static inline TKM_TARGET tk_status tki_gemm_f32_ws_pick_<@@>TKM_CPU<@@>(const tk
 
 m4_dnl # Exact-shape rows (docs/tables.md): a row whose m, n and k are single values gets the whole
 m4_dnl # driver compiled for that one shape, so loop bounds, edge masks and the k unrolling are constants.
-m4_dnl # Their plain instances end in the plain entry's slow path (below, in tkm_gemm_entry) when they
+m4_dnl # Their plain instances end in the plain entry's generic path (below, in tkm_gemm_entry) when they
 m4_dnl # turn a call away, so it is declared first; tkm_gemm_exact_begin comes right after the driver.
 m4_define(<@tkm_gemm_exact_begin@>, <@m4_dnl
-static TKI_NOINLINE TKI_UNUSED TKM_TARGET tk_status tki_gemm_f32_plain_slow_<@@>TKM_CPU<@@>(tk_trans transa, tk_trans transb,
+static TKI_NOINLINE TKI_UNUSED TKM_TARGET tk_status tki_gemm_f32_plain_generic_<@@>TKM_CPU<@@>(tk_trans transa, tk_trans transb,
         size_t m, size_t n, size_t k, float alpha, const float *a, size_t lda, const float *b, size_t ldb, float beta,
         float *c, size_t ldc, int idx);
 @>)
@@ -506,7 +506,7 @@ static TKI_UNUSED TKI_FLATTEN TKM_TARGET tk_status tki_gemm_f32_exactnn_<@@>TKM_
     tk_status st;
     tki_gemm_desc_plain(&d, TK_NO_TRANS, TK_NO_TRANS, $2, $3, $4, alpha, a, lda, b, ldb, beta, c, ldc);
     if (tki_gemm_f32_exact_body_<@@>TKM_CPU<@@>_$1(&d, &st)) return st;
-    return tki_gemm_f32_plain_slow_<@@>TKM_CPU<@@>(TK_NO_TRANS, TK_NO_TRANS, $2, $3, $4, alpha, a, lda, b, ldb, beta, c,
+    return tki_gemm_f32_plain_generic_<@@>TKM_CPU<@@>(TK_NO_TRANS, TK_NO_TRANS, $2, $3, $4, alpha, a, lda, b, ldb, beta, c,
                                                   ldc, $1);
 }
 m4_define(<@TKM_EXACT_CASES@>, m4_defn(<@TKM_EXACT_CASES@>)<@    case $1: return tki_gemm_f32_exact_<@@>TKM_CPU<@@>_$1(d, st);
@@ -590,24 +590,63 @@ static inline TKI_UNUSED tk_status tki_gemm_f32_ex_<@@>TKM_CPU<@@>(const tk_gemm
     return tki_gemm_f32_generic_<@@>TKM_CPU<@@>(d, idx);
 }
 
-/* The plain entry's way for what no exact-shape instance takes: a transposed call (the descriptor
- * instance of an exact row handles transposes), a shape without an exact row, an exact row's call
- * turned away (idx its row; -1: find the row here). Out of line, so that the entry itself stays a
- * few compares and a jump. Compiled for the CPU (its target attributes), so that the generic
- * driver and its single-tile path inline here. */
-static TKI_NOINLINE TKI_UNUSED TKM_TARGET tk_status tki_gemm_f32_plain_slow_<@@>TKM_CPU<@@>(tk_trans transa, tk_trans transb,
+/* The plain entry's way for what neither an exact-shape instance nor the single-tile path below
+ * takes: a transposed call (the descriptor instance of an exact row handles transposes), a call of
+ * more than one tile, an exact row's call turned away. Out of line: its descriptor lives in memory
+ * (the blocked loops take its address) and its frame is large, which the small calls that stop
+ * before it must not pay for. */
+static TKI_NOINLINE TKI_UNUSED TKM_TARGET tk_status tki_gemm_f32_plain_generic_<@@>TKM_CPU<@@>(tk_trans transa, tk_trans transb,
         size_t m, size_t n, size_t k, float alpha, const float *a, size_t lda, const float *b, size_t ldb, float beta,
         float *c, size_t ldc, int idx)
 {
     tk_gemm_desc d;
     tk_status st;
+    tki_gemm_desc_plain(&d, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    if (!(transa == TK_NO_TRANS && transb == TK_NO_TRANS) && tki_gemm_f32_exact_<@@>TKM_CPU<@@>(idx, &d, &st)) return st;
+    return tki_gemm_f32_generic_<@@>TKM_CPU<@@>(&d, idx);
+}
+
+/* An untransposed plain call that one direct tile of row idx covers: validated and run with every
+ * argument in a register, the descriptor never in memory. Returns 0, having validated nothing,
+ * when the single-tile path cannot take the call: the row's tests run first on the raw arguments,
+ * so a larger call pays a few compares before the generic driver validates it. Inside the generic
+ * driver the same single tile cost 5x5x5 24.3 ns a call against 13.1 for an exact-shape instance
+ * of the same kernel (the driver's descriptor stores and frame; Zen 4, alternating rounds). */
+static inline TKI_ALWAYS_INLINE TKM_TARGET int tki_gemm_f32_plain_tile1_<@@>TKM_CPU<@@>(int idx, size_t m, size_t n,
+        size_t k, float alpha, const float *a, size_t lda, const float *b, size_t ldb, float beta, float *c, size_t ldc,
+        tk_status *st)
+{
+    const tki_gemm_cfg *cfg = &tki_gemm_f32_cfgs_<@@>TKM_CPU[idx];
+    tk_gemm_desc d;
+    tki_gemm_args g;
+    int nothing;
+    /* the single-tile path's tests that need no validated call (a call of m <= mr rows has the
+     * row's kc, tki_gemm_kc); alpha == 0 goes on to the generic driver, which scales C */
+    if (!cfg->ukr_direct || cfg->packb || m > cfg->mr || n > (size_t)cfg->nv * (tkm_vl_f32) || k == 0 || k > cfg->kc ||
+        alpha == 0.0f)
+        return 0;
+    tki_gemm_desc_plain(&d, TK_NO_TRANS, TK_NO_TRANS, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    *st = tki_gemm_check(&d, &g, &nothing);
+    if (*st != TK_OK || nothing) return 1;
+    return tki_gemm_f32_tile1_<@@>TKM_CPU<@@>(cfg, &g, 0, g.m, 0, g.n);
+}
+
+/* The plain entry's way for what no exact-shape instance takes (idx: the row, where the caller
+ * knows it; -1: find it here): the single-tile path, else the generic driver out of line. Compiled
+ * for the CPU (its target attributes), so that the single-tile path inlines here. */
+static TKI_NOINLINE TKI_UNUSED TKM_TARGET tk_status tki_gemm_f32_plain_slow_<@@>TKM_CPU<@@>(tk_trans transa, tk_trans transb,
+        size_t m, size_t n, size_t k, float alpha, const float *a, size_t lda, const float *b, size_t ldb, float beta,
+        float *c, size_t ldc, int idx)
+{
+    tk_status st;
     /* an untransposed call comes here only with a shape no exact row has */
     if (idx < 0)
         idx = transa == TK_NO_TRANS && transb == TK_NO_TRANS ? tki_gemm_f32_select_general_<@@>TKM_CPU<@@>(m, n, k)
                                                              : tki_gemm_f32_select_<@@>TKM_CPU<@@>(m, n, k);
-    tki_gemm_desc_plain(&d, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-    if (!(transa == TK_NO_TRANS && transb == TK_NO_TRANS) && tki_gemm_f32_exact_<@@>TKM_CPU<@@>(idx, &d, &st)) return st;
-    return tki_gemm_f32_generic_<@@>TKM_CPU<@@>(&d, idx);
+    if (transa == TK_NO_TRANS && transb == TK_NO_TRANS &&
+        tki_gemm_f32_plain_tile1_<@@>TKM_CPU<@@>(idx, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, &st))
+        return st;
+    return tki_gemm_f32_plain_generic_<@@>TKM_CPU<@@>(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, idx);
 }
 
 /* The plain entry (tk_gemm_f32): an untransposed call whose shape has an exact-shape row goes to
