@@ -618,8 +618,8 @@ int parse_table(const char *path, const isa_desc *isa, tkt_table *t)
             else ok = 0, err_at(path, r.line, "packb must be yes or no");
             if (!strcmp(f[9], "m") || !strcmp(f[9], "n")) w->split = f[9][0];
             else ok = 0, err_at(path, r.line, "split must be m or n");
-            if (strcmp(f[10], "modelled") && strcmp(f[10], "estimated") && strcmp(f[10], "measured"))
-                ok = 0, err_at(path, r.line, "evidence must be modelled, estimated or measured");
+            if (strcmp(f[10], "modelled") && strcmp(f[10], "estimated") && strcmp(f[10], "measured") && strcmp(f[10], "pinned"))
+                ok = 0, err_at(path, r.line, "evidence must be modelled, estimated, measured or pinned");
             snprintf(w->evidence, sizeof w->evidence, "%s", f[10]);
             if (!strcmp(f[11], "m") || !strcmp(f[11], "n")) w->order = f[11][0];
             else ok = 0, err_at(path, r.line, "order must be m or n");

@@ -4,9 +4,67 @@
  * the margin anywhere, a failure anywhere, or ties everywhere keep the previous row. The same rule
  * decides whether a tile taller than the cell's rows stays in the race beside its twin cut to those
  * rows (retune_keep_tall). The depth of a narrow decode cell's warm corner keeps B in half of L2
- * (retune_hot_depth). */
+ * (retune_hot_depth). Rows set by hand (evidence `pinned`) and their notes survive the retune's new
+ * table, after its exact rows and before its grid rows (retune_keep_pinned). */
 #include "../tune/retune.h"
 #include "tktest.h"
+
+#include <string.h>
+
+static tkt_row row(unsigned long long m0, unsigned long long m1, unsigned long long n0, unsigned long long n1,
+                   unsigned long long k0, unsigned long long k1, unsigned mr, const char *evidence)
+{
+    tkt_row r;
+    memset(&r, 0, sizeof r);
+    r.m.lo = m0, r.m.hi = m1, r.n.lo = n0, r.n.hi = n1, r.k.lo = k0, r.k.hi = k1, r.mr = mr;
+    snprintf(r.evidence, sizeof r.evidence, "%s", evidence);
+    return r;
+}
+
+static void pinned_rows(void)
+{
+    static tkt_table old, nt;
+    const unsigned long long inf = TK_SIZE_INF;
+    char why[256] = "";
+    snprintf(old.source, sizeof old.source, "measured");
+    old.rows[old.n++] = row(4, 4, 4, 4, 4, 4, 4, "measured");
+    old.rows[old.n++] = row(8, 8, 8, 8, 8, 8, 8, "pinned");
+    old.rows[old.n++] = row(4, 4, 1025, inf, 1, inf, 2, "pinned");
+    old.rows[old.n++] = row(2, 4, 1, inf, 1, inf, 4, "measured");
+    old.rows[old.n++] = row(1, inf, 1, inf, 1, inf, 6, "measured");
+    snprintf(old.notes[old.nnotes++], sizeof old.notes[0], "retuned on somewhere");
+    snprintf(old.notes[old.nnotes++], sizeof old.notes[0], "pinned: 4 x 1025.. 2x64 by hand");
+    snprintf(old.notes[old.nnotes++], sizeof old.notes[0], "grid: a note the retune writes anew");
+    /* the retune's table: its exact rows (8x8x8 too), then its grid, one cell keeping the pinned
+     * row's configuration as its previous row */
+    snprintf(nt.source, sizeof nt.source, "measured");
+    nt.rows[nt.n++] = row(4, 4, 4, 4, 4, 4, 14, "measured");
+    nt.rows[nt.n++] = row(8, 8, 8, 8, 8, 8, 9, "measured");
+    nt.rows[nt.n++] = row(2, 4, 1, inf, 1, inf, 2, "pinned");
+    nt.rows[nt.n++] = row(1, inf, 1, inf, 1, inf, 6, "measured");
+    for (int i = 0; i < 3; i++) snprintf(nt.notes[nt.nnotes++], sizeof nt.notes[0], "own note %d", i);
+    TKT_CHECK(retune_pinned_notes(&old) == 1, "one pinned note, counted %d", retune_pinned_notes(&old));
+    TKT_CHECK(retune_keep_pinned(&old, &nt, why, sizeof why), "keeping the pinned rows failed: %s", why);
+    TKT_CHECK(nt.n == 5, "5 rows after the pins (4x4x4, 8x8x8 pinned, 4 x 1025.. pinned, 2..4, catch-all), got %d", nt.n);
+    if (nt.n == 5) {
+        TKT_CHECK(nt.rows[0].mr == 14 && !strcmp(nt.rows[0].evidence, "measured"), "the retune's exact 4x4x4 comes first");
+        TKT_CHECK(nt.rows[1].mr == 8 && !strcmp(nt.rows[1].evidence, "pinned") && nt.rows[1].m.lo == 8,
+                  "the pinned 8x8x8 replaces the retune's row of its shape (mr %u, %s)", nt.rows[1].mr, nt.rows[1].evidence);
+        TKT_CHECK(nt.rows[2].mr == 2 && !strcmp(nt.rows[2].evidence, "pinned") && nt.rows[2].n.lo == 1025,
+                  "the pinned range row follows the exact rows, before the grid's");
+        TKT_CHECK(nt.rows[3].m.lo == 2 && !strcmp(nt.rows[3].evidence, "measured"),
+                  "a grid row that kept a pinned row's configuration says the table's source, not pinned (%s)",
+                  nt.rows[3].evidence);
+        TKT_CHECK(nt.rows[4].m.hi == inf && nt.rows[4].n.hi == inf, "the catch-all stays last");
+    }
+    TKT_CHECK(nt.nnotes == 4 && !strcmp(nt.notes[3], "pinned: 4 x 1025.. 2x64 by hand") && !strcmp(nt.notes[0], "own note 0"),
+              "the pinned note follows the retune's own (%d notes)", nt.nnotes);
+    /* more pinned notes than fit beside the retune's own: refused, with the reason */
+    for (int i = 0; i < 5; i++) snprintf(old.notes[old.nnotes++], sizeof old.notes[0], "pinned: reason %d", i);
+    nt.nnotes = RETUNE_OWN_NOTES;
+    TKT_CHECK(!retune_keep_pinned(&old, &nt, why, sizeof why) && strstr(why, "pinned notes"),
+              "6 pinned notes and 4 of the retune's own should not fit in 8: %s", why);
+}
 
 static void expect(double r0, double r1, double r2, int nsh, int want, const char *why)
 {
@@ -51,5 +109,6 @@ int main(void)
     TKT_CHECK(retune_hot_depth(2u << 20, 512) == 512, "2 MiB L2: the full 512 deep, got %.0f", retune_hot_depth(2u << 20, 512));
     TKT_CHECK(retune_hot_depth(32u << 20, 512) == 512, "never deeper than 512, got %.0f", retune_hot_depth(32u << 20, 512));
     TKT_CHECK(retune_hot_depth(256u << 10, 4096) == 64, "never shallower than 64, got %.0f", retune_hot_depth(256u << 10, 4096));
+    pinned_rows();
     return tkt_finish("test_decide");
 }

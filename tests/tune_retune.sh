@@ -9,7 +9,8 @@
 # configuration is recorded and never chosen; evaluate's ratios to its oracle are at most 1; the
 # probe's cold mode (operands rotated through an arena) times and checks, and a cold run on busy
 # memory is run again and marked; no row has a tile taller than its m range; a malformed shape list
-# is refused with file:line. Other CPUs and the dry run's plan: tune_retune_cpus.sh.
+# is refused with file:line; a row pinned by hand and its note survive a retune. Other CPUs and the
+# dry run's plan: tune_retune_cpus.sh.
 # usage: tune_retune.sh TKTUNE TKGEN ROOT WORKDIR
 set -u
 tktune=$1 tkgen=$2 root=$3 work=$4
@@ -81,6 +82,18 @@ budget_s=0.001
 run "$work/clock.log" "$work/clock.tkt" > "$work/oclock" 2>&1 && grep -q "^phases (s):.*(budget ran out)" "$work/oclock" &&
   grep -q "^tk-record 1 op=retune cpu=generic run=2 result=done points=170 measurements=0 " "$work/clock.log" && ok ||
   bad "a run past its budget before the first measurement: $(tail -3 "$work/oclock")"
+# a row set by hand (evidence pinned) and its note survive a retune of the table that has them
+# (--table; the same cut run): the row unchanged, ahead of the grid's rows, the note after the retune's
+awk '$1 == "row" && $2 == "*" && !p { print "row 5..6 1..3 * 4x4 1 8 4 16 yes n n pinned yes"; p = 1 }
+  { print } $1 == "note" && !q { print "note pinned: 5..6 x 1..3 by hand, for the test"; q = 1 }' \
+  "$root/tuning_tables/generic/generic.tkt" > "$work/pin.tkt"
+"$tktune" retune --root "$root" --cpu generic --tkgen "$tkgen" --work "$work/w" --log "$work/pin.log" --out "$work/pinout.tkt" \
+  --budget 2 --top 1 --max-dim 48 --timeout 5 --shapes "$work/shapes" --budget-s "$budget_s" --table "$work/pin.tkt" \
+  > "$work/opin" 2>&1 && "$tkgen" check --root "$root" "$work/pinout.tkt" > "$work/opin2" 2>&1 &&
+  awk '$1 == "row" { n++; if ($2 == "5..6" && $3 == "1..3" && $4 == "*" && $5 == "4x4" && $8 == 8 && $9 == 4 && $10 == 16 && $NF == "pinned") at = n }
+    $1 == "row" && $NF == "pinned" { pins++ } $1 == "note" && /^note +pinned: 5..6 x 1..3 by hand/ { note = 1 }
+    END { exit !(at == 1 && pins == 1 && note) }' "$work/pinout.tkt" && ok ||
+  bad "the pinned row or its note did not survive the retune: $(tail -3 "$work/opin") $(cat "$work/opin2" 2>/dev/null) $(grep -n 'pinned' "$work/pinout.tkt")"
 budget_s=540
 # --rows: a run measures only the cells and exact shapes of those row counts (not 7x9x5), and leaves the
 # rotation where it was (its op=retune record repeats the next cell and says rows=)

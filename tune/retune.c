@@ -618,6 +618,53 @@ static int check_choices(const shape_probe *sp, const isa_desc *isa, const tkt_t
     return checks;
 }
 
+static int is_pinned(const tkt_row *r) { return !strcmp(r->evidence, "pinned"); }
+static int same_shape(const tkt_row *a, const tkt_row *b)
+{
+    return a->m.lo == b->m.lo && a->m.hi == b->m.hi && a->n.lo == b->n.lo && a->n.hi == b->n.hi && a->k.lo == b->k.lo &&
+           a->k.hi == b->k.hi;
+}
+
+int retune_pinned_notes(const tkt_table *t)
+{
+    int n = 0;
+    for (int i = 0; i < t->nnotes; i++) n += !strncmp(t->notes[i], "pinned", 6);
+    return n;
+}
+
+int retune_keep_pinned(const tkt_table *old, tkt_table *nt, char *why, size_t cap)
+{
+    static tkt_row pin[MAXROWS];
+    int np = 0, ne = 0, w = 0;
+    for (int i = 0; i < old->n; i++)
+        if (is_pinned(&old->rows[i])) pin[np++] = old->rows[i];
+    for (int i = 0; i < nt->n; i++) {
+        tkt_row r = nt->rows[i];
+        int replaced = 0;
+        if (is_pinned(&r)) snprintf(r.evidence, sizeof r.evidence, "%s", old->source);
+        for (int j = 0; j < np && tkt_row_is_exact(&r); j++) replaced |= tkt_row_is_exact(&pin[j]) && same_shape(&pin[j], &r);
+        if (!replaced) nt->rows[w++] = r;
+    }
+    nt->n = w;
+    while (ne < nt->n && tkt_row_is_exact(&nt->rows[ne])) ne++;
+    if (nt->n + np > MAXROWS) {
+        snprintf(why, cap, "%d rows and %d pinned ones: more than a table holds (%d)", nt->n, np, MAXROWS);
+        return 0;
+    }
+    memmove(nt->rows + ne + np, nt->rows + ne, (size_t)(nt->n - ne) * sizeof nt->rows[0]);
+    memcpy(nt->rows + ne, pin, (size_t)np * sizeof pin[0]);
+    nt->n += np;
+    for (int i = 0; i < old->nnotes; i++) {
+        if (strncmp(old->notes[i], "pinned", 6)) continue;
+        if (nt->nnotes == 8) {
+            snprintf(why, cap, "%d pinned notes: only %d fit beside the retune's own", retune_pinned_notes(old), 8 - RETUNE_OWN_NOTES);
+            return 0;
+        }
+        snprintf(nt->notes[nt->nnotes++], sizeof nt->notes[0], "%s", old->notes[i]);
+    }
+    return 1;
+}
+
 int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, const cand_caps *k,
                const cand_l0 *l0, int n0)
 {
@@ -634,6 +681,10 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
     char line[512], path[1200], err[1300];
     model_machine h;
 
+    /* the pinned rows' notes must fit beside the retune's own, known before hours of measuring */
+    if (retune_pinned_notes(t) > 8 - RETUNE_OWN_NOTES)
+        die("%s: %d notes start with \"pinned\": at most %d fit beside the retune's own", t->path, retune_pinned_notes(t),
+            8 - RETUNE_OWN_NOTES);
     mkdir(po->work, 0777);
     if (!o->dry_run) lock_run(po->log); /* held until exit */
     /* 1. machine (a dry or estimated run assumes bandwidths from the table's dram_gbs instead) */
@@ -1019,6 +1070,7 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
         snprintf(nt.notes[nt.nnotes++], sizeof nt.notes[0], "grid: %d cells (dimensions up to %.0f), %d exact shapes; best of %d rounds; a change must win by %.0f%% there and in %d back-to-back pairs", ncells, maxdim, nexact, ROUNDS, (NOISE - 1) * 100, CONFIRM);
     if (out_of_time)
         snprintf(nt.notes[nt.nnotes++], sizeof nt.notes[0], "budget of %.0f s ran out: unmeasured cells kept the previous rows", o->budget_s);
+    if (!retune_keep_pinned(t, &nt, err, sizeof err)) die("%s: %s", t->path, err);
     if (!write_table_atomically(o->out, &nt, isa, err, sizeof err)) die("%s", err);
     {
         FILE *lf = fopen(po->log, "a");

@@ -32,4 +32,16 @@ int retune_keep_tall(const double *tall, const double *twin, int nsh, unsigned l
 /* The depth of a narrow decode cell's warm corner: B `width` floats wide in half of an L2 of `l2`
  * bytes, B in cache as a layer's weights often are between calls (a multiple of 64, 64 to 512). */
 double retune_hot_depth(unsigned long long l2, double width);
+/* How many notes a retune writes of its own at most; the rest of a table's 8 hold `pinned` notes. */
+#define RETUNE_OWN_NOTES 4
+/* Carries the rows set by hand (evidence `pinned`) of the previous table `old` into the retune's
+ * new table `nt` (exact rows first, then the grid's rows): each in its old order, right after the
+ * exact rows, so that it wins over the grid's rows it overlaps and never hides an exact row; a
+ * pinned exact row replaces the retune's row of its shape. A copy of a pinned row that the retune
+ * kept as a cell's previous row says the old table's `source` instead: only the hand pins. The
+ * notes that start with "pinned" (why a row is pinned) follow the retune's own. 0, with why, when
+ * they no longer fit (MAXROWS rows, 8 notes). */
+int retune_keep_pinned(const tkt_table *old, tkt_table *nt, char *why, size_t cap);
+/* Notes of t that start with "pinned". */
+int retune_pinned_notes(const tkt_table *t);
 #endif

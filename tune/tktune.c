@@ -32,7 +32,7 @@ static void usage(void)
                     "                      [--budget N] [--timeout S] [--kc K]\n"
                     "       tktune retune --root DIR --cpu CPU --work DIR --tkgen PATH [--log FILE] [--out TABLE]\n"
                     "                     [--shapes FILE] [--budget-s S] [--budget N] [--top K] [--max-dim D] [--sample-ms MS] [--cc CC]\n"
-                    "                     [--rows M|LO..HI|LO..*] [--prior-runs R] [--dry-run]\n"
+                    "                     [--rows M|LO..HI|LO..*] [--prior-runs R] [--table TABLE] [--dry-run]\n"
                     "       tktune evaluate --root DIR --cpu CPU --work DIR --tkgen PATH --shapes FILE [--table TABLE] [--log FILE]\n"
                     "                       [--sample-ms MS] [--cc CC] [--warm]\n");
     exit(2);
@@ -165,7 +165,12 @@ int main(int argc, char **argv)
         ro.estimated = estimated;
         ro.max_dim = max_dim;
         ro.rows = rows;
-        return retune_run(&ro, isa, &t, &k, l0, n0);
+        {
+            /* another version of the CPU's table to start from: its rows are the previous ones */
+            static tkt_table from;
+            if (table_file && !parse_table(table_file, isa, &from)) return 1;
+            return retune_run(&ro, isa, table_file ? &from : &t, &k, l0, n0);
+        }
     }
 
     if (!strcmp(cmd, "table") || !strcmp(cmd, "calibrate")) {
@@ -204,6 +209,8 @@ int main(int argc, char **argv)
         nt.nnotes = 0;
         snprintf(nt.notes[nt.nnotes++], sizeof nt.notes[0], "level 0: %d microkernels measured on this machine (record log %s)", n, o.log);
         snprintf(nt.notes[nt.nnotes++], sizeof nt.notes[0], "blocks: Helix model over bandwidths %s (L2 %.3g, L3 %.3g, DRAM %.3g B/s)", ci.have_bw ? "measured" : "assumed from dram_gbs", h.bw_l2, h.bw_l3, h.bw_dram);
+        /* rows set by hand stay, as a retune keeps them */
+        if (!retune_keep_pinned(&t, &nt, err, sizeof err)) die("%s: %s", t.path, err);
         if (!write_table_atomically(out_path, &nt, isa, err, sizeof err)) die("%s", err);
         printf("tktune: wrote %s (%d rows)\n", out_path, nt.n);
         return 0;
