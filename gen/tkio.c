@@ -526,8 +526,8 @@ int parse_table(const char *path, const isa_desc *isa, tkt_table *t)
         case 17: snprintf(t->mca_cpu, sizeof t->mca_cpu, "%s", r.tok[1]); break;
         case 18: snprintf(t->qemu_cpu, sizeof t->qemu_cpu, "%s", r.tok[1]); break;
         case 7:
-            if (t->nnotes < 8) copy_rest(&r, t->notes[t->nnotes++], sizeof t->notes[0]);
-            else err_at(path, r.line, "more than 8 notes");
+            if (t->nnotes < TKT_MAX_NOTES) copy_rest(&r, t->notes[t->nnotes++], sizeof t->notes[0]);
+            else err_at(path, r.line, "more than %d notes", TKT_MAX_NOTES);
             break;
         case 8: case 9: case 10: case 11: case 12:
             if (!parse_uint(r.tok[1], &v) || v == 0) {

@@ -12,6 +12,7 @@
 #define MAXCPU 64
 #define MAXISA 16
 #define TK_SIZE_INF ((unsigned long long)-1)
+#define TKT_MAX_NOTES 8 /* `note` lines a table holds */
 #define TKT_DOT 2 /* tkt_row.packa of a dot-form row */
 
 extern int n_errors;        /* errors reported so far */
@@ -77,7 +78,7 @@ typedef struct {
     char cpu[32], isa[32], source[16], tuner[256], date[32], compiler[256];
     char mca_cpu[64];   /* optional: the llvm-mca -mcpu whose scheduling model estimates this CPU */
     char qemu_cpu[128]; /* optional: qemu's -cpu value that emulates it (its ISA and vector length) */
-    char notes[8][160];
+    char notes[TKT_MAX_NOTES][160];
     int nnotes;
     unsigned long long l1d, l2, l3, vlen_bits, cores;
     double peak_gflops, dram_gbs;

@@ -619,16 +619,12 @@ static int check_choices(const shape_probe *sp, const isa_desc *isa, const tkt_t
 }
 
 static int is_pinned(const tkt_row *r) { return !strcmp(r->evidence, "pinned"); }
-static int same_shape(const tkt_row *a, const tkt_row *b)
-{
-    return a->m.lo == b->m.lo && a->m.hi == b->m.hi && a->n.lo == b->n.lo && a->n.hi == b->n.hi && a->k.lo == b->k.lo &&
-           a->k.hi == b->k.hi;
-}
+static int is_pinned_note(const char *note) { return !strncmp(note, "pinned", 6); }
 
 int retune_pinned_notes(const tkt_table *t)
 {
     int n = 0;
-    for (int i = 0; i < t->nnotes; i++) n += !strncmp(t->notes[i], "pinned", 6);
+    for (int i = 0; i < t->nnotes; i++) n += is_pinned_note(t->notes[i]);
     return n;
 }
 
@@ -642,7 +638,8 @@ int retune_keep_pinned(const tkt_table *old, tkt_table *nt, char *why, size_t ca
         tkt_row r = nt->rows[i];
         int replaced = 0;
         if (is_pinned(&r)) snprintf(r.evidence, sizeof r.evidence, "%s", old->source);
-        for (int j = 0; j < np && tkt_row_is_exact(&r); j++) replaced |= tkt_row_is_exact(&pin[j]) && same_shape(&pin[j], &r);
+        for (int j = 0; j < np && tkt_row_is_exact(&r); j++)
+            replaced |= tkt_row_is_exact(&pin[j]) && tkt_row_has(&pin[j], r.m.lo, r.n.lo, r.k.lo);
         if (!replaced) nt->rows[w++] = r;
     }
     nt->n = w;
@@ -655,9 +652,10 @@ int retune_keep_pinned(const tkt_table *old, tkt_table *nt, char *why, size_t ca
     memcpy(nt->rows + ne, pin, (size_t)np * sizeof pin[0]);
     nt->n += np;
     for (int i = 0; i < old->nnotes; i++) {
-        if (strncmp(old->notes[i], "pinned", 6)) continue;
-        if (nt->nnotes == 8) {
-            snprintf(why, cap, "%d pinned notes: only %d fit beside the retune's own", retune_pinned_notes(old), 8 - RETUNE_OWN_NOTES);
+        if (!is_pinned_note(old->notes[i])) continue;
+        if (nt->nnotes == TKT_MAX_NOTES) {
+            snprintf(why, cap, "%d pinned notes: only %d fit beside the retune's own", retune_pinned_notes(old),
+                     TKT_MAX_NOTES - RETUNE_OWN_NOTES);
             return 0;
         }
         snprintf(nt->notes[nt->nnotes++], sizeof nt->notes[0], "%s", old->notes[i]);
@@ -682,9 +680,9 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
     model_machine h;
 
     /* the pinned rows' notes must fit beside the retune's own, known before hours of measuring */
-    if (retune_pinned_notes(t) > 8 - RETUNE_OWN_NOTES)
+    if (retune_pinned_notes(t) > TKT_MAX_NOTES - RETUNE_OWN_NOTES)
         die("%s: %d notes start with \"pinned\": at most %d fit beside the retune's own", t->path, retune_pinned_notes(t),
-            8 - RETUNE_OWN_NOTES);
+            TKT_MAX_NOTES - RETUNE_OWN_NOTES);
     mkdir(po->work, 0777);
     if (!o->dry_run) lock_run(po->log); /* held until exit */
     /* 1. machine (a dry or estimated run assumes bandwidths from the table's dram_gbs instead) */

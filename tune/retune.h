@@ -32,7 +32,7 @@ int retune_keep_tall(const double *tall, const double *twin, int nsh, unsigned l
 /* The depth of a narrow decode cell's warm corner: B `width` floats wide in half of an L2 of `l2`
  * bytes, B in cache as a layer's weights often are between calls (a multiple of 64, 64 to 512). */
 double retune_hot_depth(unsigned long long l2, double width);
-/* How many notes a retune writes of its own at most; the rest of a table's 8 hold `pinned` notes. */
+/* How many notes a retune writes of its own at most; the rest of a table's TKT_MAX_NOTES hold `pinned` notes. */
 #define RETUNE_OWN_NOTES 4
 /* Carries the rows set by hand (evidence `pinned`) of the previous table `old` into the retune's
  * new table `nt` (exact rows first, then the grid's rows): each in its old order, right after the
