@@ -196,6 +196,8 @@ tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@                $1
             }
 @>)@>)
 
+m4_dnl # the columns of a tile's vectors in the flavour TKM_FL: its last vector half wide in h, 8 lanes in y
+m4_define(<@_tkm_avx512_full@>, <@m4_eval(TKM_NV * 16 - m4_ifelse(TKM_FL, z, 0, 8))@>)
 m4_define(<@_tkm_avx512_masks@>, <@tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@    const _tkm_mt k_<@@>TKM_V = (_tkm_mt)tki_mask_avx512f(n, m4_eval(TKM_V * 16), _tkm_lanes);
 @>)@>)
 
@@ -205,17 +207,22 @@ m4_dnl # the direct form needs the column masks inside the k loop; the packed fo
 m4_ifelse(TKM_DIRECT, 1, <@_tkm_avx512_masks<@@>@>)m4_dnl
 tkm_for(<@TKM_I@>, 0, TKM_MR - 1, <@tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@    _tkm_vt tkm_acc(TKM_I, TKM_V) = _tkm_w<@@>_setzero_ps();
 @>)@>)m4_dnl
-m4_dnl # a one-row direct tile masks B only when it is ragged: masked loads of full rows cost mask
-m4_dnl # registers (eight masks and the loop's own do not fit in k1..k7), and its B vectors are used
-m4_dnl # once each anyway. Tiles of several rows run one loop, the last vector masked: their plain
-m4_dnl # vectors are kept in registers (TKI_KEEP_AVX512F), since GCC folds plain loads into every
-m4_dnl # row's FMA as a memory operand, MR loads instead of one (2x128 at 3x700x300: 0.89x the speed,
-m4_dnl # 4x96 at 4x4096x4096: 0.93x, paired runs, before the keep).
-m4_dnl # (An h body's tile is always ragged.)
-m4_ifelse(TKM_ONEROW, 1, <@m4_ifelse(TKM_FL, h, <@_tkm_avx512_loops(1)@>, <@    if (n >= m4_eval(TKM_NV * m4_ifelse(TKM_FL, y, 8, 16))) {
+m4_dnl # A direct tile masks B only when it is ragged, and then only its last vector. Masked loads of
+m4_dnl # whole rows cost a one-row tile mask registers (eight masks and the loop's own do not fit in
+m4_dnl # k1..k7), and on a Zen 4 a masked load in the loop costs a two-vector tile about a twentieth
+m4_dnl # of its speed (a scratch 4x32 kernel in L1 at k = 320: 0.93 of the FMA peak with the mask,
+m4_dnl # 0.99 without; tk's 4x32 0.93 -> 0.98 when whole tiles of several rows stopped masking:
+m4_dnl # shapes, old and new code in one process, alternating, minimum of 60: 32x32x320 1.04x, 32^3
+m4_dnl # 1.03x, 16^3 1.03x, ragged ones unchanged). A ragged tile reading its last vector whole in
+m4_dnl # every k step but the last (a row's columns past n, before the last row, are still B's memory)
+m4_dnl # moved no whole shape and read B past its columns: not kept. Tiles of several rows keep their
+m4_dnl # plain vectors in registers (TKI_KEEP_AVX512F), since GCC folds plain loads into every row's
+m4_dnl # FMA as a memory operand, MR loads instead of one (2x128 at 3x700x300: 0.89x the speed, 4x96
+m4_dnl # at 4x4096x4096: 0.93x, paired runs, before the keep).
+m4_ifelse(TKM_DIRECT, 1, <@    if (n >= _tkm_avx512_full) {
 _tkm_avx512_loops(0)    } else {
 _tkm_avx512_loops(1)    }
-@>)@>, <@_tkm_avx512_loops(TKM_DIRECT)@>)m4_dnl
+@>, <@_tkm_avx512_loops(0)@>)m4_dnl
     {
         const _tkm_svt va = _tkm_sw<@@>_set1_ps(aux->alpha);
 m4_ifelse(TKM_DIRECT, 1, <@@>, <@_tkm_avx512_masks<@@>@>)m4_dnl
