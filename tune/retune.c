@@ -57,7 +57,7 @@
 #define SMALL_MN 64 /* cells no taller and no wider measure their middle shape shallow (SMALL_K deep at least) */
 #define SMALL_K 16
 #define PRIOR_CUT 0.92 /* a candidate recent runs read under this fraction of the point's best is left out */
-#define OPEN_ALIGN 512 /* an open cell's top corner is a power of two at least this wide (floats: rows 2 KiB apart or more) */
+#define OPEN_TOP_MIN 512 /* an open cell's top corner is a power of two at least this wide (floats: rows 2 KiB apart or more) */
 
 typedef struct {
     unsigned long long sm[3], sn[3], sk[3]; /* the shapes that stand for the point */
@@ -738,7 +738,7 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
          * depth cap, tki_b_rows_fit, cut kc 384 to 256 there and to 64 at 2048), so the 1025..
          * cells were chosen where their rows at 2048 and 4096 columns do not run. */
         if (cells[i].n.hi == TK_SIZE_INF && !o->estimated && hn >= (double)cells[i].n.lo) {
-            double top = OPEN_ALIGN;
+            double top = OPEN_TOP_MIN;
             while (top < hn) top *= 2;
             hn = top;
         }
