@@ -66,6 +66,11 @@ m4_define(<@tkm_ukr_once@>, <@tkm_nargs(<@tkm_ukr_once@>, 6, $#)m4_ifdef(<@_tkm_
 tkm_for(<@TKM_W@>, 1, $3 - 1, <@tkm_ukr_once(<@$1@>, $2, TKM_W, $4, $5, $6)@>)m4_dnl
 $1(tkm_ukr_name_of($2, $3, $4, $5, $6), $2, $3, $4, $5, $6)@>)@>)
 
+m4_dnl # tkm_ukr_direct_ptr(MR, NV, KU, PF): the function a configuration points to for the direct kernel
+m4_dnl # MRxNV: the ISA's tkm_ukr_direct_entry_name where it defines one (a kernel's entry for calls
+m4_dnl # through a pointer), the kernel itself otherwise.
+m4_define(<@tkm_ukr_direct_ptr@>, <@m4_ifdef(<@tkm_ukr_direct_entry_name@>, <@tkm_ukr_direct_entry_name($1, $2, $3, $4)@>, <@tkm_ukr_direct_name($1, $2, $3, $4)@>)@>)
+
 m4_dnl # tkm_ukr_attrs: attributes between a kernel's qualifiers and its return type; none, except in the
 m4_dnl # inlined tile copy of a column sweep (tkm_ukr_sweep)
 m4_define(<@tkm_ukr_attrs@>, <@@>)
@@ -129,10 +134,12 @@ m4_dnl # tkm_ukr_narrow(LANES): the start of a kernel of TKM_NV > 1 vectors of L
 m4_dnl # tile that needs fewer vectors goes to the kernel of that many (same rows, unroll, form and
 m4_dnl # prefetch distance).
 m4_dnl # Masked vectors cost what full ones do: 6x64 at n = 67 computed 128 columns for 67.
-m4_define(<@tkm_ukr_narrow@>, <@tkm_nargs(<@tkm_ukr_narrow@>, 1, $#)m4_ifelse(m4_eval(TKM_NV > 1), 1, <@m4_dnl
+m4_define(<@tkm_ukr_narrow@>, <@tkm_nargs(<@tkm_ukr_narrow@>, 1, $#)_tkm_ukr_narrow_to($1, <@tkm_ukr_name_of@>)@>)
+m4_dnl # _tkm_ukr_narrow_to(LANES, NAMEOF): the same, calling NAMEOF(MR, W, KU, DIRECT, PF)
+m4_define(<@_tkm_ukr_narrow_to@>, <@m4_ifelse(m4_eval(TKM_NV > 1), 1, <@m4_dnl
     if (n <= m4_eval((TKM_NV - 1) * $1)) {
         switch ((n + m4_eval($1 - 1)) / $1) {
-tkm_for(<@TKM_W@>, 1, TKM_NV - 1, <@        case TKM_W: tkm_ukr_name_of(TKM_MR, TKM_W, TKM_KU, TKM_DIRECT, TKM_PF)(k, a, b, ldb, c, ldc, m, n, aux); return;
+tkm_for(<@TKM_W@>, 1, TKM_NV - 1, <@        case TKM_W: $2(TKM_MR, TKM_W, TKM_KU, TKM_DIRECT, TKM_PF)(k, a, b, ldb, c, ldc, m, n, aux); return;
 @>)m4_dnl
         default: break;
         }

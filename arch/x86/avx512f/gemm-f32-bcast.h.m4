@@ -207,7 +207,7 @@ m4_dnl # the direct form needs the column masks inside the k loop; the packed fo
 m4_ifelse(TKM_DIRECT, 1, <@_tkm_avx512_masks<@@>@>)m4_dnl
 tkm_for(<@TKM_I@>, 0, TKM_MR - 1, <@tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@    _tkm_vt tkm_acc(TKM_I, TKM_V) = _tkm_w<@@>_setzero_ps();
 @>)@>)m4_dnl
-m4_dnl # A direct tile masks B only when it is ragged, and then only its last vector. Masked loads of
+m4_dnl # A direct tile masks B only when it is ragged (an h body always: it is whole only at one n), and then only its last vector. Masked loads of
 m4_dnl # whole rows cost a one-row tile mask registers (eight masks and the loop's own do not fit in
 m4_dnl # k1..k7), and on a Zen 4 a masked load in the loop costs a two-vector tile about a twentieth
 m4_dnl # of its speed (a scratch 4x32 kernel in L1 at k = 320: 0.93 of the FMA peak with the mask,
@@ -219,7 +219,7 @@ m4_dnl # moved no whole shape and read B past its columns: not kept. Tiles of se
 m4_dnl # plain vectors in registers (TKI_KEEP_AVX512F), since GCC folds plain loads into every row's
 m4_dnl # FMA as a memory operand, MR loads instead of one (2x128 at 3x700x300: 0.89x the speed, 4x96
 m4_dnl # at 4x4096x4096: 0.93x, paired runs, before the keep).
-m4_ifelse(TKM_DIRECT, 1, <@    if (n >= _tkm_avx512_full) {
+m4_ifelse(TKM_DIRECT/TKM_FL, 1/h, <@_tkm_avx512_loops(1)@>, TKM_DIRECT, 1, <@    if (n >= _tkm_avx512_full) {
 _tkm_avx512_loops(0)    } else {
 _tkm_avx512_loops(1)    }
 @>, <@_tkm_avx512_loops(0)@>)m4_dnl
@@ -248,8 +248,32 @@ m4_pushdef(<@TKM_ONEROW@>, m4_eval(TKM_DIRECT && TKM_MR == 1))m4_dnl
 m4_pushdef(<@TKM_GROUPED@>, m4_eval(TKM_DIRECT && TKM_MR >= _tkm_group_min))m4_dnl
 static inline TKM_TARGET tkm_ukr_attrs<@@>void $1(TKI_UKR_PARAMS)
 {
+_tkm_ukr_narrow_to(16, <@_tkm_avx512_narrow_of@>)m4_dnl
+_tkm_avx512_kernel_body}
+m4_ifelse(m4_eval(TKM_DIRECT && TKM_NV > 1), 1, <@m4_ifelse(m4_defn(<@tkm_ukr_attrs@>), <@@>, <@m4_dnl
+/* The kernel's body out of line, and its entry for calls through a configuration's pointer: the
+ * column test first, then a jump, so that a call that narrows skips the wide kernel's frame (GCC
+ * set up its registers and realigned stack before that test: a 7x7x7 call spent 3 of its 27 ns
+ * in 7x48's prologue and epilogue on its way to 7x16; docs/microkernel.md, "Ragged column tiles"). */
+static TKI_NOINLINE TKI_UNUSED TKM_TARGET void $1<@@>_ool(TKI_UKR_PARAMS)
+{
+_tkm_avx512_kernel_body}
+static TKI_UNUSED TKM_TARGET void $1<@@>_entry(TKI_UKR_PARAMS)
+{
+_tkm_ukr_narrow_to(16, <@_tkm_avx512_narrow_of@>)m4_dnl
+    $1<@@>_ool(k, a, b, ldb, c, ldc, m, n, aux);
+}
+@>)@>)m4_dnl
+m4_popdef(<@TKM_MR@>)m4_popdef(<@TKM_NV@>)m4_popdef(<@TKM_KU@>)m4_popdef(<@TKM_DIRECT@>)m4_popdef(<@TKM_PF@>)m4_popdef(<@TKM_ONEROW@>)m4_popdef(<@TKM_GROUPED@>)m4_dnl
+@>)
+m4_dnl # the kernel a tile that needs W vectors narrows to (W, KU, DIRECT, PF after MR): a direct one of
+m4_dnl # several vectors out of line (its own column test would pass; only its body runs), so that the
+m4_dnl # by-name kernel is compiled only where sweeps and exact-shape instances inline it
+m4_define(<@_tkm_avx512_narrow_of@>, <@m4_ifelse(m4_eval($4 && $2 > 1), 1, <@tkm_ukr_direct_name($1, $2, $3, $5)<@@>_ool@>, <@tkm_ukr_name_of($1, $2, $3, $4, $5)@>)@>)
+
+m4_dnl # _tkm_avx512_kernel_body: a kernel's statements after its column test (TKM_MR, ... pushed)
+m4_define(<@_tkm_avx512_kernel_body@>, <@m4_dnl
     size_t p = 0;
-tkm_ukr_narrow(16)m4_dnl
 m4_ifelse(TKM_GROUPED, 1, <@m4_dnl
     /* direct form, A rows in place through groups of four rows (the template says why) */
     const size_t last = m ? m - 1 : 0;
@@ -281,8 +305,6 @@ m4_pushdef(<@TKM_FL@>, <@h@>)_tkm_avx512_body<@@>m4_popdef(<@TKM_FL@>)m4_dnl
     {
 m4_pushdef(<@TKM_FL@>, <@z@>)_tkm_avx512_body<@@>m4_popdef(<@TKM_FL@>)m4_dnl
     }
-}
-m4_popdef(<@TKM_MR@>)m4_popdef(<@TKM_NV@>)m4_popdef(<@TKM_KU@>)m4_popdef(<@TKM_DIRECT@>)m4_popdef(<@TKM_PF@>)m4_popdef(<@TKM_ONEROW@>)m4_popdef(<@TKM_GROUPED@>)m4_dnl
 @>)
 
 m4_define(<@tkm_ukr_gemm_f32@>, <@tkm_ukr_once(<@_tkm_avx512_kernel@>, $1, $2, $3, 0, tkm_ukr_pf_args(<@tkm_ukr_gemm_f32@>, $#, $4))@>)
@@ -291,6 +313,8 @@ m4_dnl # The direct form (docs/microkernel.md): A read in place, row i at a + i*
 m4_dnl # never read; B read only in its first n columns (masked). Needs no packing at all. Each comes
 m4_dnl # with its column sweep (tkm_ukr_sweep, gen/tkm.m4).
 m4_define(<@tkm_ukr_direct_name@>, <@tki_ukr_gemm_f32_$1x<@@>m4_eval($2 * 16)_avx512f_direct_u$3<@@>tkm_pf_suffix($4)@>)
+m4_dnl # what a configuration points to (tkm_ukr_direct_ptr): a kernel of several vectors through its entry
+m4_define(<@tkm_ukr_direct_entry_name@>, <@tkm_ukr_direct_name($1, $2, $3, $4)<@@>m4_ifelse(m4_eval($2 > 1), 1, <@_entry@>)@>)
 m4_define(<@tkm_ukr_gemm_f32_direct@>, <@tkm_ukr_direct_sweep(<@_tkm_avx512_kernel@>, $1, $2, $3, tkm_ukr_pf_args(<@tkm_ukr_gemm_f32_direct@>, $#, $4))@>)
 
 m4_dnl # The dot form (docs/microkernel.md): vectors along k. C[i][j] is the dot product of row i of A
