@@ -196,8 +196,8 @@ tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@                $1
             }
 @>)@>)
 
-m4_dnl # the columns of a tile's vectors in the flavour TKM_FL: its last vector half wide in h, 8 lanes in y
-m4_define(<@_tkm_avx512_full@>, <@m4_eval(TKM_NV * 16 - m4_ifelse(TKM_FL, z, 0, 8))@>)
+m4_dnl # the columns of a whole tile of flavour y (8 lanes) or z (an h body is never whole: below)
+m4_define(<@_tkm_avx512_full@>, <@m4_eval(TKM_NV * m4_ifelse(TKM_FL, y, 8, 16))@>)
 m4_define(<@_tkm_avx512_masks@>, <@tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@    const _tkm_mt k_<@@>TKM_V = (_tkm_mt)tki_mask_avx512f(n, m4_eval(TKM_V * 16), _tkm_lanes);
 @>)@>)
 
@@ -207,7 +207,8 @@ m4_dnl # the direct form needs the column masks inside the k loop; the packed fo
 m4_ifelse(TKM_DIRECT, 1, <@_tkm_avx512_masks<@@>@>)m4_dnl
 tkm_for(<@TKM_I@>, 0, TKM_MR - 1, <@tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@    _tkm_vt tkm_acc(TKM_I, TKM_V) = _tkm_w<@@>_setzero_ps();
 @>)@>)m4_dnl
-m4_dnl # A direct tile masks B only when it is ragged (an h body always: it is whole only at one n), and then only its last vector. Masked loads of
+m4_dnl # A direct tile masks B only when it is ragged (an h body always: it is whole at one n only, not
+m4_dnl # worth a second loop), and then only its last vector. Masked loads of
 m4_dnl # whole rows cost a one-row tile mask registers (eight masks and the loop's own do not fit in
 m4_dnl # k1..k7), and on a Zen 4 a masked load in the loop costs a two-vector tile about a twentieth
 m4_dnl # of its speed (a scratch 4x32 kernel in L1 at k = 320: 0.93 of the FMA peak with the mask,
