@@ -102,6 +102,24 @@ static inline size_t tki_gemm_f32_nr_<@@>TKM_CPU<@@>(const tki_gemm_cfg *cfg)
     return cfg->dot ? cfg->nv : (size_t)cfg->nv * (tkm_vl_f32);
 }
 
+/* The row tiles of `rows` rows of A (at ar, aux->rsa apart) against `cols` columns of B in place
+ * (at b), into C at c: one column sweep per tile, the one-row sweep for a last tile of one row (an
+ * MR-row one would compute MR rows for it: docs/microkernel.md, "A last row of one"); the epilogue
+ * activation after each when `act` (C's last k block). The blocked loops and tki_gemm_f32_sweeps. */
+static inline TKI_ALWAYS_INLINE TKM_TARGET void tki_gemm_f32_sweep_rows_<@@>TKM_CPU<@@>(const tki_gemm_cfg *cfg, const tki_gemm_args *g,
+                                                        const tki_ukr_aux *aux, size_t k, const float *ar,
+                                                        const float *b, float *c, size_t rows, size_t cols, int act)
+{
+    size_t ir;
+    for (ir = 0; ir < rows; ir += cfg->mr) {
+        const size_t mrows = tki_min(cfg->mr, rows - ir);
+        float *ct = c + ir * g->ldc;
+        (mrows == 1 && cfg->ukr_row1_sweep ? cfg->ukr_row1_sweep : cfg->ukr_sweep)(k, ar + ir * aux->rsa, b, g->ldb, ct,
+                                                                                   g->ldc, mrows, cols, aux);
+        if (act) tki_act_tile(ct, g->ldc, mrows, cols, g->epi, g->lo, g->hi);
+    }
+}
+
 /* rows x kc floats of row-major src (rows lds apart) to dst, rows ld apart: A's rows for the direct
  * kernel where in place they would collide in L1 (tki_rows_collide); one row at a time, in order. */
 static inline TKM_TARGET void tki_gemm_f32_copy_rows_<@@>TKM_CPU<@@>(const float *src, size_t lds, size_t rows, size_t kc,
@@ -310,13 +328,8 @@ m4_ifelse(TKM_ISA_DOT, 1, <@m4_dnl
                      * sweep call per row tile makes the same tiles in the same order, without a call
                      * per tile (a shallow one-row tile lost about a tenth of its time to them) */
                     aux.bias = last && g->bias ? g->bias + jc : NULL;
-                    for (t = 0; t < ni; t++) {
-                        const size_t ir = t * mr, mrows = tki_min(mr, mcur - ir);
-                        float *ct = g->c + (ic + ir) * g->ldc + jc;
-                        (mrows == 1 && cfg->ukr_row1_sweep ? cfg->ukr_row1_sweep : cfg->ukr_sweep)(
-                            kcur, ar + ir * aux.rsa, g->b + pc * g->ldb + jc, g->ldb, ct, g->ldc, mrows, ncur, &aux);
-                        if (last) tki_act_tile(ct, g->ldc, mrows, ncur, g->epi, g->lo, g->hi);
-                    }
+                    tki_gemm_f32_sweep_rows_<@@>TKM_CPU<@@>(cfg, g, &aux, kcur, ar, g->b + pc * g->ldb + jc,
+                                                        g->c + ic * g->ldc + jc, mcur, ncur, last);
                     continue;
                 }
                 /* order 'n': B micro-panel stays in L1 across the row tiles (BLIS); order 'm': the
@@ -371,9 +384,7 @@ _tkm_tile1_body(<@cfg->ukr_direct@>)m4_dnl
 static inline TKI_ALWAYS_INLINE TKM_TARGET int tki_gemm_f32_sweeps_<@@>TKM_CPU<@@>(const tki_gemm_cfg *cfg, const tki_gemm_args *g,
                                                    size_t i0, size_t i1, size_t j0, size_t j1)
 {
-    const size_t mr = cfg->mr;
     tki_ukr_aux aux;
-    size_t ir;
     if (!(cfg->ukr_sweep && (cfg->order == 0x6d || j1 - j0 <= tki_gemm_f32_nr_<@@>TKM_CPU<@@>(cfg)) &&
           tki_gemm_a_in_place(cfg, g, TKM_L1_WAYS) && tki_gemm_b_in_place(cfg, g) && g->k <= tki_gemm_kc(cfg, g, TKM_L2_BYTES)))
         return 0;
@@ -381,13 +392,8 @@ static inline TKI_ALWAYS_INLINE TKM_TARGET int tki_gemm_f32_sweeps_<@@>TKM_CPU<@
     aux.beta = g->beta;
     aux.bias = g->bias ? g->bias + j0 : NULL;
     aux.rsa = g->lda;
-    for (ir = i0; ir < i1; ir += mr) {
-        const size_t rows = tki_min(mr, i1 - ir);
-        float *ct = g->c + ir * g->ldc + j0;
-        (rows == 1 && cfg->ukr_row1_sweep ? cfg->ukr_row1_sweep : cfg->ukr_sweep)(
-            g->k, g->a + ir * g->lda, g->b + j0, g->ldb, ct, g->ldc, rows, j1 - j0, &aux);
-        tki_act_tile(ct, g->ldc, rows, j1 - j0, g->epi, g->lo, g->hi);
-    }
+    tki_gemm_f32_sweep_rows_<@@>TKM_CPU<@@>(cfg, g, &aux, g->k, g->a + i0 * g->lda, g->b + j0, g->c + i0 * g->ldc + j0,
+                                        i1 - i0, j1 - j0, 1);
     return 1;
 }
 
