@@ -198,8 +198,18 @@ tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@                $1
 
 m4_dnl # the columns of a whole tile of flavour y (8 lanes) or z (an h body is never whole: below)
 m4_define(<@_tkm_avx512_full@>, <@m4_eval(TKM_NV * m4_ifelse(TKM_FL, y, 8, 16))@>)
-m4_define(<@_tkm_avx512_masks@>, <@tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@    const _tkm_mt k_<@@>TKM_V = (_tkm_mt)tki_mask_avx512f(n, m4_eval(TKM_V * 16), _tkm_lanes);
+m4_dnl # Only the last vector of a tile may be ragged: a kernel of NV vectors runs only for n past
+m4_dnl # (NV - 1) * 16 (_tkm_ukr_narrow_to hands fewer columns to a narrower kernel), so the others are
+m4_dnl # whole and are loaded and stored plain, and only the last has a mask (k_<NV-1>). On a Zen 4 a
+m4_dnl # masked store costs far more than a plain one: 64x64x64 (sixteen 4x64 tiles) ran 1.034-1.037x
+m4_dnl # faster so (docs/microkernel.md, "Ragged column tiles"). The last vector stays masked even in a
+m4_dnl # whole tile: a test of n per row to store it plain gained nothing.
+m4_define(<@_tkm_avx512_masks@>, <@tkm_for(<@TKM_V@>, TKM_NV - 1, TKM_NV - 1, <@    const _tkm_mt k_<@@>TKM_V = (_tkm_mt)tki_mask_avx512f(n, m4_eval(TKM_V * 16), _tkm_lanes);
 @>)@>)
+m4_dnl # _tkm_avx512_ld(ADDR), _tkm_avx512_st(ADDR, VALUE): vector TKM_V of a row, through the mask
+m4_dnl # only if it is the last
+m4_define(<@_tkm_avx512_ld@>, <@m4_ifelse(m4_eval(TKM_V == TKM_NV - 1), 1, <@_tkm_w<@@>_maskz_loadu_ps(k_<@@>TKM_V, $1)@>, <@_tkm_w<@@>_loadu_ps($1)@>)@>)
+m4_define(<@_tkm_avx512_st@>, <@m4_ifelse(m4_eval(TKM_V == TKM_NV - 1), 1, <@_tkm_w<@@>_mask_storeu_ps($1, k_<@@>TKM_V, $2)@>, <@_tkm_w<@@>_storeu_ps($1, $2)@>);@>)
 
 m4_dnl # the accumulators, the k loop and the stores, in the flavour TKM_FL
 m4_define(<@_tkm_avx512_body@>, <@m4_dnl
@@ -227,16 +237,16 @@ _tkm_avx512_loops(1)    }
     {
         const _tkm_svt va = _tkm_sw<@@>_set1_ps(aux->alpha);
 m4_ifelse(TKM_DIRECT, 1, <@@>, <@_tkm_avx512_masks<@@>@>)m4_dnl
-tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@        const _tkm_vt bias_<@@>TKM_V = aux->bias ? _tkm_w<@@>_maskz_loadu_ps(k_<@@>TKM_V, aux->bias + m4_eval(TKM_V * 16)) : _tkm_w<@@>_setzero_ps();
+tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@        const _tkm_vt bias_<@@>TKM_V = aux->bias ? _tkm_avx512_ld(<@aux->bias + m4_eval(TKM_V * 16)@>) : _tkm_w<@@>_setzero_ps();
 @>)m4_dnl
         if (aux->beta == 0.0f && aux->alpha == 1.0f && !aux->bias) {
             /* the plain product: one multiply-add less on every accumulator's path to memory */
-_tkm_avx512_rows(<@_tkm_w<@@>_mask_storeu_ps(c + _tkm_crow * ldc + m4_eval(TKM_V * 16), k_<@@>TKM_V, tkm_acc(TKM_I, TKM_V));@>)m4_dnl
+_tkm_avx512_rows(<@_tkm_avx512_st(<@c + _tkm_crow * ldc + m4_eval(TKM_V * 16)@>, <@tkm_acc(TKM_I, TKM_V)@>)@>)m4_dnl
         } else if (aux->beta == 0.0f) {
-_tkm_avx512_rows(<@_tkm_w<@@>_mask_storeu_ps(c + _tkm_crow * ldc + m4_eval(TKM_V * 16), k_<@@>TKM_V, _tkm_w<@@>_fmadd_ps(_tkm_sc(va), tkm_acc(TKM_I, TKM_V), bias_<@@>TKM_V));@>)m4_dnl
+_tkm_avx512_rows(<@_tkm_avx512_st(<@c + _tkm_crow * ldc + m4_eval(TKM_V * 16)@>, <@_tkm_w<@@>_fmadd_ps(_tkm_sc(va), tkm_acc(TKM_I, TKM_V), bias_<@@>TKM_V)@>)@>)m4_dnl
         } else {
             const _tkm_svt vb = _tkm_sw<@@>_set1_ps(aux->beta);
-_tkm_avx512_rows(<@_tkm_w<@@>_mask_storeu_ps(c + _tkm_crow * ldc + m4_eval(TKM_V * 16), k_<@@>TKM_V, _tkm_w<@@>_fmadd_ps(_tkm_sc(vb), _tkm_w<@@>_maskz_loadu_ps(k_<@@>TKM_V, c + _tkm_crow * ldc + m4_eval(TKM_V * 16)), _tkm_w<@@>_fmadd_ps(_tkm_sc(va), tkm_acc(TKM_I, TKM_V), bias_<@@>TKM_V)));@>)m4_dnl
+_tkm_avx512_rows(<@_tkm_avx512_st(<@c + _tkm_crow * ldc + m4_eval(TKM_V * 16)@>, <@_tkm_w<@@>_fmadd_ps(_tkm_sc(vb), _tkm_avx512_ld(<@c + _tkm_crow * ldc + m4_eval(TKM_V * 16)@>), _tkm_w<@@>_fmadd_ps(_tkm_sc(va), tkm_acc(TKM_I, TKM_V), bias_<@@>TKM_V))@>)@>)m4_dnl
         }
     }
 @>)
