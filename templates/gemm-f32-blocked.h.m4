@@ -111,11 +111,15 @@ static inline TKI_ALWAYS_INLINE TKM_TARGET void tki_gemm_f32_sweep_rows_<@@>TKM_
                                                         const float *b, float *c, size_t rows, size_t cols, int act)
 {
     size_t ir;
+    /* one column tile: the kernel itself (its entry), the call its sweep would make (same tile,
+     * same aux) without the sweep's frame in between */
+    const int one = cols <= tki_gemm_f32_nr_<@@>TKM_CPU<@@>(cfg);
     for (ir = 0; ir < rows; ir += cfg->mr) {
         const size_t mrows = tki_min(cfg->mr, rows - ir);
         float *ct = c + ir * g->ldc;
-        (mrows == 1 && cfg->ukr_row1_sweep ? cfg->ukr_row1_sweep : cfg->ukr_sweep)(k, ar + ir * aux->rsa, b, g->ldb, ct,
-                                                                                   g->ldc, mrows, cols, aux);
+        const int row1 = mrows == 1 && cfg->ukr_row1;
+        (one ? (row1 ? cfg->ukr_row1 : cfg->ukr_direct) : row1 ? cfg->ukr_row1_sweep : cfg->ukr_sweep)(
+            k, ar + ir * aux->rsa, b, g->ldb, ct, g->ldc, mrows, cols, aux);
         if (act) tki_act_tile(ct, g->ldc, mrows, cols, g->epi, g->lo, g->hi);
     }
 }
