@@ -139,6 +139,7 @@ m4_dnl # _tkm_ukr_narrow_to(LANES, NAMEOF): the same, calling NAMEOF(MR, W, KU, 
 m4_define(<@_tkm_ukr_narrow_to@>, <@m4_ifelse(m4_eval(TKM_NV > 1), 1, <@m4_dnl
     if (n <= m4_eval((TKM_NV - 1) * $1)) {
         switch ((n + m4_eval($1 - 1)) / $1) {
+        case 0: return; /* no columns: the body would store its whole vectors */
 tkm_for(<@TKM_W@>, 1, TKM_NV - 1, <@        case TKM_W: $2(TKM_MR, TKM_W, TKM_KU, TKM_DIRECT, TKM_PF)(k, a, b, ldb, c, ldc, m, n, aux); return;
 @>)m4_dnl
         default: break;
