@@ -103,16 +103,16 @@ static inline size_t tki_gemm_f32_nr_<@@>TKM_CPU<@@>(const tki_gemm_cfg *cfg)
 }
 
 /* The row tiles of `rows` rows of A (at ar, aux->rsa apart) against `cols` columns of B in place
- * (at b), into C at c: one column sweep per tile, the one-row sweep for a last tile of one row (an
- * MR-row one would compute MR rows for it: docs/microkernel.md, "A last row of one"); the epilogue
- * activation after each when `act` (C's last k block). The blocked loops and tki_gemm_f32_sweeps. */
+ * (at b), into C at c: one column sweep per tile, or where `cols` is one column tile the kernel's
+ * entry itself (the one call the sweep would make, without its frame); the one-row kernels for a
+ * last tile of one row (an MR-row one would compute MR rows for it: docs/microkernel.md, "A last
+ * row of one"); the epilogue activation after each when `act` (C's last k block). The blocked
+ * loops and tki_gemm_f32_sweeps. */
 static inline TKI_ALWAYS_INLINE TKM_TARGET void tki_gemm_f32_sweep_rows_<@@>TKM_CPU<@@>(const tki_gemm_cfg *cfg, const tki_gemm_args *g,
                                                         const tki_ukr_aux *aux, size_t k, const float *ar,
                                                         const float *b, float *c, size_t rows, size_t cols, int act)
 {
     size_t ir;
-    /* one column tile: the kernel itself (its entry), the call its sweep would make (same tile,
-     * same aux) without the sweep's frame in between */
     const int one = cols <= tki_gemm_f32_nr_<@@>TKM_CPU<@@>(cfg);
     for (ir = 0; ir < rows; ir += cfg->mr) {
         const size_t mrows = tki_min(cfg->mr, rows - ir);
