@@ -270,6 +270,8 @@ static void run_cpu(const char *cpu, ex_fn ex, plain_fn plain, ws_fn wsz, const 
     one_case(cpu, ex, plain, wsz, 19, 37, 133, 1, 8192);
 #ifndef TK_TEST_SMALL
     one_case(cpu, ex, plain, wsz, 130, 200, 300, 0, 8192);
+    /* past TKI_B_COPY_MIN_M rows, a row that says `packb no` copies such a B (tki_gemm_b_in_place) */
+    one_case(cpu, ex, plain, wsz, 530, 70, 300, 0, 8192);
     /* past the cache blocks: several kc, mc and nc blocks and their edges */
     one_case(cpu, ex, plain, wsz, 300, 700, 600, 0, 0);
     one_case(cpu, ex, plain, wsz, 1, 3000, 2500, 1, 0);
@@ -334,6 +336,17 @@ static void kc_rule(void)
     TKT_CHECK(tki_gemm_kc(&cfg, &g, l2) == 512, "B transposed (packed) changed kc");
     g.transb = TK_NO_TRANS, cfg.dot = 1;
     TKT_CHECK(tki_gemm_kc(&cfg, &g, l2) == 512, "the dot form changed kc");
+    /* enough rows to repay a copy of B (tki_b_copy_pays): it is copied, at the row's kc */
+    cfg.dot = 0, g.m = 1024;
+    TKT_CHECK(!tki_gemm_b_in_place(&cfg, &g, l2) && tki_gemm_kc(&cfg, &g, l2) == 512,
+              "1024 rows, B's rows 4 KiB apart: read in place (kc %zu), not copied at kc 512", tki_gemm_kc(&cfg, &g, l2));
+    g.m = TKI_B_COPY_MIN_M - 1;
+    TKT_CHECK(tki_gemm_b_in_place(&cfg, &g, l2) && tki_gemm_kc(&cfg, &g, l2) == 256,
+              "%zu rows: B copied or kc %zu, not read in place at kc 256", g.m, tki_gemm_kc(&cfg, &g, l2));
+    g.m = 1024, g.ldb = 1040;
+    TKT_CHECK(tki_gemm_b_in_place(&cfg, &g, l2), "1024 rows, B's rows 4160 bytes apart (no crowding): copied");
+    g.ldb = 1024, cfg.order = 0x6d;
+    TKT_CHECK(tki_gemm_b_in_place(&cfg, &g, l2), "1024 rows, order m (kc never cut): B copied");
 }
 
 int main(void)

@@ -159,6 +159,12 @@ int main(void)
         deep.pack_b = shallow.pack_b = 1;
         TKT_CHECK(model_time(&h, &deep, 32, 1024, 3072) != model_time(&h, &shallow, 32, 1024, 3072),
                   "32x1024x3072, B packed: kc 512 timed at 244");
+        /* 512 rows or more: the driver copies such a B (tki_b_copy_pays), so `packb no` times as `yes` */
+        shallow = deep, shallow.pack_b = 0;
+        TKT_CHECK(model_time(&h, &deep, 1024, 1024, 3072) == model_time(&h, &shallow, 1024, 1024, 3072),
+                  "1024x1024x3072: B read in place timed, the driver copies it");
+        TKT_CHECK(model_time(&h, &deep, 1024, 1040, 3072) != model_time(&h, &shallow, 1024, 1040, 3072),
+                  "1024x1040x3072 (rows that spread): B timed as copied");
     }
     return tkt_finish("test_model");
 }

@@ -143,9 +143,11 @@ void run_blocks(unsigned mr, unsigned nr, unsigned long long kc, unsigned long l
                 int packb, double l2, double m, double n, double k, double out[3])
 {
     const double mt = ceil(m / mr) * mr, nt = ceil(n / nr) * nr;
-    out[0] = fmin(packb ? (double)kc : (double)tki_kc_b_in_place(kc, (size_t)m, mr, mc, (size_t)n, (size_t)l2), k);
+    /* B copied where the row says so or the driver copies it all the same (tki_gemm_b_in_place) */
+    const int copied = packb || tki_b_copy_pays(kc, (size_t)m, mr, mc, (size_t)n, (size_t)l2);
+    out[0] = fmin(copied ? (double)kc : (double)tki_kc_b_in_place(kc, (size_t)m, mr, mc, (size_t)n, (size_t)l2), k);
     out[1] = fmin((double)mc, mt);
-    out[2] = packb ? fmin((double)nc, nt) : 0;
+    out[2] = copied ? fmin((double)nc, nt) : 0;
 }
 
 int same_code(const tkt_row *a, const tkt_row *b, double l2, double m, double n, double k)

@@ -134,6 +134,9 @@ double model_time(const model_machine *h, const model_config *c, double m, doubl
     const unsigned p = c->threads ? c->threads : 1;
     if (!model_fits(h, c) || c->ukr_gflops <= 0) return INFINITY;
     if (m <= 0 || n <= 0 || k <= 0) return h->launch;
+    /* B read in place or copied: the driver decides on the whole call (tki_gemm_b_in_place; rows
+     * n floats apart here, row tiles inner, the order the tuner proposes) */
+    const int pack_b = c->pack_b || tki_b_copy_pays(c->kc, (size_t)m, c->mr, c->mc, (size_t)n, (size_t)h->l2_bytes);
     /* eqs. 6-7: the partition gives each thread whole tiles of the split dimension and every thread
      * runs the same loop nest on its share, so the time is that of the largest share */
     if (c->split == 'm') m = fmin(m, cdiv(cdiv(m, c->mr), p) * c->mr);
@@ -154,10 +157,10 @@ double model_time(const model_machine *h, const model_config *c, double m, doubl
     const double mc = fmin((double)c->mc, m);
     /* the driver takes shallower blocks where row tiles reuse a panel of B read in place whose rows
      * crowd the L2's sets (tki_gemm_kc: rows n floats apart here); the model times what runs */
-    const double kc = fmin(c->pack_b ? (double)c->kc
+    const double kc = fmin(pack_b ? (double)c->kc
                                      : (double)tki_kc_b_in_place(c->kc, (size_t)m, c->mr, c->mc, (size_t)n, (size_t)h->l2_bytes),
                            k);
-    const double nc = c->pack_b ? fmin((double)c->nc, n) : n;
+    const double nc = pack_b ? fmin((double)c->nc, n) : n;
     const double kfull = floor(k / kc), krest = k - kfull * kc, nfull = floor(n / nc), nrest = n - nfull * nc;
     double t3 = 0;
     /* level 3: the jc loop (full blocks, then the rest) around the pc loop (full depths, then the rest) */
@@ -168,7 +171,7 @@ double model_time(const model_machine *h, const model_config *c, double m, doubl
         for (int jk = 0; jk < 2; jk++) {
             const double kcur = jk ? krest : kc;
             step[jk] = kcur > 0 ? level2(h, c, m, mc, ncur, kcur, nc, &src) : 0;
-            load[jk] = kcur > 0 ? (c->pack_b ? pack(h, kcur * ncur * f, src.lat, src.bw) : 0) : 0;
+            load[jk] = kcur > 0 ? (pack_b ? pack(h, kcur * ncur * f, src.lat, src.bw) : 0) : 0;
         }
         /* packed B adds its copy to each step; B read in place streams under the tiles */
         t3 += nsteps * (kfull * (step[0] + load[0]) + (krest > 0 ? step[1] + load[1] : 0));

@@ -229,7 +229,8 @@ static inline size_t tki_rows_ld(size_t kc, size_t mr, size_t l1_ways)
 /* Which operands a configuration reads where they lie instead of copying them into panels: A when
  * the row runs the direct kernel form (tki_gemm_a_direct), A is not transposed and its rows do not
  * collide in L1 (otherwise the direct kernel runs on a copy of the block's rows, tki_rows_ld apart:
- * a transposed A copied transposed), B when the row says `packb no` and B is not transposed. The
+ * a transposed A copied transposed), B when the row says `packb no`, B is not transposed and copying
+ * it does not pay (tki_b_copy_pays; tki_gemm_b_in_place, below the L2 rules it uses). The
  * blocked loops, the single-tile path and the workspace check all ask here. A direct row has no
  * packed kernel: its tile's packed form is compiled only where a packed row uses it. */
 static inline int tki_gemm_a_direct(const tki_gemm_cfg *cfg)
@@ -245,11 +246,6 @@ static inline int tki_gemm_a_in_place(const tki_gemm_cfg *cfg, const tki_gemm_ar
     return tki_gemm_a_direct(cfg) && g->transa == TK_NO_TRANS &&
            !(4 * rows > 5 * l1_ways && tki_rows_collide(g->lda, rows, l1_ways));
 }
-static inline int tki_gemm_b_in_place(const tki_gemm_cfg *cfg, const tki_gemm_args *g)
-{
-    return !cfg->packb && g->transb == TK_NO_TRANS;
-}
-
 /* Rows of B, ld floats apart, that one column panel of B read in place can keep in an L2 of
  * l2_bytes while row tiles reuse it (0: no limit). Rows whose stride is a multiple of a power of
  * two `low` bytes share l2_bytes / low lines per column of the panel, whatever the ways; half of
@@ -273,6 +269,35 @@ static inline size_t tki_kc_b_in_place(size_t kc, size_t m, size_t mr, size_t mc
     return fit && fit < kc ? fit : kc;
 }
 
+/* Whether a call of m rows copies B into panels although its row says `packb no`: where reading it
+ * in place would cut the k blocks (tki_kc_b_in_place, rows that crowd the L2's sets) and the call
+ * has rows enough to repay one copy of B. Copied, B's panels keep the row's kc and sit in the L2
+ * without crowding. On the Zen 4, a 6x64 row (kc 768 cut to 128 at n = 1024), in place against
+ * copied, one process, alternating: m x 1024 x 1024 at m = 1024 1.055x, 512 1.02x, 256 0.98x,
+ * 128 0.98x, 64 0.94x, 16 0.83x; 800x1024x2048 1.045x, 1024x768x768 1.014x (kc 768 cut to 512). */
+#define TKI_B_COPY_MIN_M 512
+static inline int tki_b_copy_pays(size_t kc, size_t m, size_t mr, size_t mc, size_t ldb, size_t l2_bytes)
+{
+    return m >= TKI_B_COPY_MIN_M && tki_kc_b_in_place(kc, m, mr, mc, ldb, l2_bytes) < kc;
+}
+
+/* B read where it lies by the blocked loops and the workspace check (see tki_gemm_a_in_place's
+ * comment): the copy rule applies where the k blocks would be cut, row tiles inner, outside the dot
+ * form (which copies B anyway). A property of the whole call, like tki_gemm_kc. Copied or not, a
+ * tile computes the same sums, so the single-tile path and the sweeps, which run one k block,
+ * read B in place wherever the row allows it (tki_gemm_b_direct) and skip the rule's tests: on
+ * 7x7x7, 14x14x14 they cost 2-3% of a call. */
+static inline int tki_gemm_b_direct(const tki_gemm_cfg *cfg, const tki_gemm_args *g)
+{
+    return !cfg->packb && g->transb == TK_NO_TRANS;
+}
+static inline int tki_gemm_b_in_place(const tki_gemm_cfg *cfg, const tki_gemm_args *g, size_t l2_bytes)
+{
+    return tki_gemm_b_direct(cfg, g) &&
+           !(g->m >= TKI_B_COPY_MIN_M && cfg->order == 0x6e && !cfg->dot &&
+             tki_b_copy_pays(cfg->kc, g->m, cfg->mr, cfg->mc, g->ldb, l2_bytes));
+}
+
 /* The depth of the k blocks of a call: the row's kc, or tki_kc_b_in_place's where the row reads B
  * in place with its row tiles inner (order 'n'). A property of the whole call, never of a part, so
  * every partition of it sums in the same blocks (bitwise the same results); the rounding can
@@ -280,7 +305,7 @@ static inline size_t tki_kc_b_in_place(size_t kc, size_t m, size_t mr, size_t mc
 static inline size_t tki_gemm_kc(const tki_gemm_cfg *cfg, const tki_gemm_args *g, size_t l2_bytes)
 {
     /* one row tile first: the test that settles a small call (the single-tile path asks) */
-    if (g->m <= cfg->mr || cfg->order != 0x6e || cfg->dot || !tki_gemm_b_in_place(cfg, g)) return cfg->kc;
+    if (g->m <= cfg->mr || cfg->order != 0x6e || cfg->dot || !tki_gemm_b_in_place(cfg, g, l2_bytes)) return cfg->kc;
     return tki_kc_b_in_place(cfg->kc, g->m, cfg->mr, cfg->mc, g->ldb, l2_bytes);
 }
 
