@@ -381,8 +381,9 @@ static void build(project *p, const char *cpus_csv, const char *deflt, const cha
         fprintf(f, "m4_define(<@TKM_NCFG@>, <@%d@>)m4_dnl\n", t->n);
         /* the L1 as ways of 4 KiB (tki_rows_collide): a table's l1d_bytes / 4096, at least 1 */
         fprintf(f, "m4_define(<@TKM_L1_WAYS@>, <@%llu@>)m4_dnl\n", t->l1d / 4096 ? t->l1d / 4096 : 1);
-        /* the L2 that panels of B read in place must fit (tki_b_rows_fit; 0: a table without one) */
-        fprintf(f, "m4_define(<@TKM_L2_BYTES@>, <@%llu@>)m4_dnl\n", t->l2);
+        /* the cache a panel of B read in place may fill when its rows crowd a few sets
+         * (tki_b_rows_fit; 0: a table without an L2) */
+        fprintf(f, "m4_define(<@TKM_B_CROWD_BYTES@>, <@%llu@>)m4_dnl\n", tkt_crowd_bytes(t));
         {
             /* the static default workspace: the largest packed A block plus packed B block of any row */
             unsigned long long ws = 0, vl = d->vla ? t->vlen_bits / 32 : d->lanes;

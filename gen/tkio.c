@@ -430,7 +430,12 @@ uint32_t fnv1a_file(const char *path)
 static const char *const tkt_keys[] = {"tkt", "cpu", "isa", "source", "tuner", "date", "compiler",
                                        "note", "l1d_bytes", "l2_bytes", "l3_bytes", "vlen_bits",
                                        "cores", "peak_gflops", "dram_gbs", "columns", "row", "mca_cpu",
-                                       "qemu_cpu", NULL};
+                                       "qemu_cpu", "b_crowd_bytes", NULL};
+
+unsigned long long tkt_crowd_bytes(const tkt_table *t)
+{
+    return t->crowd ? t->crowd : t->l2 / 2;
+}
 
 int tkt_row_is_exact(const tkt_row *w)
 {
@@ -529,7 +534,7 @@ int parse_table(const char *path, const isa_desc *isa, tkt_table *t)
             if (t->nnotes < TKT_MAX_NOTES) copy_rest(&r, t->notes[t->nnotes++], sizeof t->notes[0]);
             else err_at(path, r.line, "more than %d notes", TKT_MAX_NOTES);
             break;
-        case 8: case 9: case 10: case 11: case 12:
+        case 8: case 9: case 10: case 11: case 12: case 19:
             if (!parse_uint(r.tok[1], &v) || v == 0) {
                 err_at(path, r.line, "'%s' must be a positive integer", r.tok[0]);
                 break;
@@ -538,6 +543,7 @@ int parse_table(const char *path, const isa_desc *isa, tkt_table *t)
             else if (key == 9) t->l2 = v;
             else if (key == 10) t->l3 = v;
             else if (key == 11) t->vlen_bits = v;
+            else if (key == 19) t->crowd = v;
             else t->cores = v;
             break;
         case 13: case 14: {
@@ -890,6 +896,7 @@ int write_table(FILE *f, const tkt_table *t, const isa_desc *isa)
     fprintf(f, "l1d_bytes    %llu\nl2_bytes     %llu\nl3_bytes     %llu\nvlen_bits    %llu\ncores        %llu\n", t->l1d,
             t->l2, t->l3, t->vlen_bits, t->cores);
     fprintf(f, "peak_gflops  %.17g\ndram_gbs     %.17g\n", t->peak_gflops, t->dram_gbs);
+    if (t->crowd) fprintf(f, "b_crowd_bytes %llu\n", t->crowd);
     fprintf(f, "columns      m       n       k       tile    ku  pf  mc    nc     kc     packb  split  order  packa  evidence\n");
     for (int i = 0; i < t->n; i++) {
         const tkt_row *w = &t->rows[i];

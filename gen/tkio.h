@@ -81,6 +81,7 @@ typedef struct {
     char notes[TKT_MAX_NOTES][160];
     int nnotes;
     unsigned long long l1d, l2, l3, vlen_bits, cores;
+    unsigned long long crowd; /* optional b_crowd_bytes (0: not given; tkt_crowd_bytes) */
     double peak_gflops, dram_gbs;
     tkt_row rows[MAXROWS];
     int n;
@@ -112,6 +113,9 @@ uint32_t fnv1a_file(const char *path);
 int parse_table(const char *path, const isa_desc *isa, tkt_table *t);
 /* A row that matches one shape only: it gets that shape's own compiled instance of the driver. */
 int tkt_row_is_exact(const tkt_row *w);
+/* Bytes of cache a panel of B read in place may fill when its rows crowd a few sets (tki_b_rows_fit):
+ * the table's b_crowd_bytes, or half its l2_bytes (0 without an L2). */
+unsigned long long tkt_crowd_bytes(const tkt_table *t);
 /* Cuts the direct range rows of t whose m range starts below their MR into rows of exactly m rows, as
  * the generator instantiates a table (docs/microkernel.md, "Tiles of exactly m rows"); 0 (with
  * file:line) when they no longer fit MAXROWS. */

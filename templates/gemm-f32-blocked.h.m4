@@ -83,7 +83,7 @@ m4_define(<@_tkm_tile1_body@>, <@m4_dnl
     tki_ukr_aux aux;
     float *ct;
     if (!(tki_gemm_a_in_place(cfg, g, TKM_L1_WAYS) && tki_gemm_b_direct(cfg, g) &&
-          i1 - i0 <= cfg->mr && j1 - j0 <= (size_t)cfg->nv * (tkm_vl_f32) && g->k && g->k <= tki_gemm_kc(cfg, g, TKM_L2_BYTES)))
+          i1 - i0 <= cfg->mr && j1 - j0 <= (size_t)cfg->nv * (tkm_vl_f32) && g->k && g->k <= tki_gemm_kc(cfg, g, TKM_B_CROWD_BYTES)))
         return 0;
     ct = g->c + i0 * g->ldc + j0;
     aux.alpha = g->alpha;
@@ -282,8 +282,8 @@ static inline TKM_TARGET void tki_gemm_f32_blocked_<@@>TKM_CPU<@@>(const tki_gem
                                                       float *ws, size_t ws_floats, int fixed)
 {
     const size_t mr = cfg->mr, nr = (size_t)cfg->nv * (tkm_vl_f32);
-    const size_t kc = tki_min(tki_gemm_kc(cfg, g, TKM_L2_BYTES), g->k), mc = tki_min(cfg->mc, tki_round_up(g->m, mr));
-    const int direct_b = tki_gemm_b_in_place(cfg, g, TKM_L2_BYTES);
+    const size_t kc = tki_min(tki_gemm_kc(cfg, g, TKM_B_CROWD_BYTES), g->k), mc = tki_min(cfg->mc, tki_round_up(g->m, mr));
+    const int direct_b = tki_gemm_b_in_place(cfg, g, TKM_B_CROWD_BYTES);
     /* the direct kernel form reads A by rows (and masks B, so even a ragged B panel needs no copy):
      * in place, or from a copy of the block's rows where in place they would collide in L1 or A is
      * transposed (copied transposed; its rows hold kc rounded up to 16, which tki_rows_ld leaves) */
@@ -390,7 +390,7 @@ static inline TKI_ALWAYS_INLINE TKM_TARGET int tki_gemm_f32_sweeps_<@@>TKM_CPU<@
 {
     tki_ukr_aux aux;
     if (!(cfg->ukr_sweep && (cfg->order == 0x6d || j1 - j0 <= tki_gemm_f32_nr_<@@>TKM_CPU<@@>(cfg)) &&
-          tki_gemm_a_in_place(cfg, g, TKM_L1_WAYS) && tki_gemm_b_direct(cfg, g) && g->k <= tki_gemm_kc(cfg, g, TKM_L2_BYTES)))
+          tki_gemm_a_in_place(cfg, g, TKM_L1_WAYS) && tki_gemm_b_direct(cfg, g) && g->k <= tki_gemm_kc(cfg, g, TKM_B_CROWD_BYTES)))
         return 0;
     aux.alpha = g->alpha;
     aux.beta = g->beta;
@@ -457,7 +457,7 @@ static inline TKM_TARGET tk_status tki_gemm_f32_ws_pick_<@@>TKM_CPU<@@>(const tk
     /* direct kernels on untransposed operands copy nothing, so need no buffer; a wider vector
      * machine than the table assumed may need more than the static buffer even at the narrowest
      * nc: then the caller must pass a workspace */
-    if (g->k && !(tki_gemm_a_in_place(cfg, g, TKM_L1_WAYS) && tki_gemm_b_in_place(cfg, g, TKM_L2_BYTES)) &&
+    if (g->k && !(tki_gemm_a_in_place(cfg, g, TKM_L1_WAYS) && tki_gemm_b_in_place(cfg, g, TKM_B_CROWD_BYTES)) &&
         tki_gemm_f32_ws_need_<@@>TKM_CPU<@@>(cfg, g->m, g->k, 1) > *ws_floats)
         return TK_ERR_WORKSPACE;
     return TK_OK;

@@ -20,7 +20,7 @@ int main(int argc, char **argv)
 {
     static calib_rec recs[NSHAPES * PER + 8];
     static measured_l0 l0[NK];
-    const cand_caps caps = {16, 32768, 1048576, 33554432, 2, 0, 0};
+    const cand_caps caps = {16, 32768, 1048576, 33554432, 2, 0, 0, 524288};
     tkt_table t;
     char path[1024];
     int written = 0, groups = 0;
@@ -29,7 +29,7 @@ int main(int argc, char **argv)
     memset(&t, 0, sizeof t);
     t.dram_gbs = 40;
     /* the machine the log is measured on: calls and packing cost far more than the defaults say */
-    model_machine truth = {32768, 1048576, 33554432, 70e9, 50e9, 28e9, 5e-9, 20e-9, 90e-9, 400e-9, 2, 60e-9, 6e9, 0, 0, 0};
+    model_machine truth = {32768, 1048576, 33554432, 70e9, 50e9, 28e9, 5e-9, 20e-9, 90e-9, 400e-9, 2, 60e-9, 6e9, 0, 0, 0, 524288};
     snprintf(path, sizeof path, "%s/calib.records", argv[1]);
     FILE *f = fopen(path, "w");
     if (!f) return fprintf(stderr, "cannot write %s\n", path), 2;

@@ -309,44 +309,44 @@ static void kc_rule(void)
 {
     tki_gemm_cfg cfg;
     tki_gemm_args g;
-    const size_t l2 = 2u << 20;
+    const size_t crowd = 1u << 20; /* b_crowd_bytes of half a 2 MiB L2, the default */
     memset(&cfg, 0, sizeof cfg), memset(&g, 0, sizeof g);
     cfg.mr = 4, cfg.nv = 6, cfg.mc = 32, cfg.kc = 512, cfg.order = 0x6e;
     g.m = 32, g.n = 1024, g.k = 3072, g.ldb = 1024, g.transb = TK_NO_TRANS;
-    TKT_CHECK(tki_gemm_kc(&cfg, &g, l2) == 256, "rows 4 KiB apart, 2 MiB L2: kc %zu, not 256", tki_gemm_kc(&cfg, &g, l2));
+    TKT_CHECK(tki_gemm_kc(&cfg, &g, crowd) == 256, "rows 4 KiB apart, 2 MiB L2: kc %zu, not 256", tki_gemm_kc(&cfg, &g, crowd));
     g.ldb = 2048;
-    TKT_CHECK(tki_gemm_kc(&cfg, &g, l2) == 128, "rows 8 KiB apart: kc %zu, not 128", tki_gemm_kc(&cfg, &g, l2));
+    TKT_CHECK(tki_gemm_kc(&cfg, &g, crowd) == 128, "rows 8 KiB apart: kc %zu, not 128", tki_gemm_kc(&cfg, &g, crowd));
     g.ldb = 1 << 16;
-    TKT_CHECK(tki_gemm_kc(&cfg, &g, l2) == 32, "rows 256 KiB apart: kc %zu, not 32", tki_gemm_kc(&cfg, &g, l2));
+    TKT_CHECK(tki_gemm_kc(&cfg, &g, crowd) == 32, "rows 256 KiB apart: kc %zu, not 32", tki_gemm_kc(&cfg, &g, crowd));
     g.ldb = 1040;
-    TKT_CHECK(tki_gemm_kc(&cfg, &g, l2) == 512, "rows 4160 bytes apart: kc %zu", tki_gemm_kc(&cfg, &g, l2));
+    TKT_CHECK(tki_gemm_kc(&cfg, &g, crowd) == 512, "rows 4160 bytes apart: kc %zu", tki_gemm_kc(&cfg, &g, crowd));
     g.ldb = 512;
-    TKT_CHECK(tki_gemm_kc(&cfg, &g, l2) == 512, "rows 2 KiB apart (fit 512): kc %zu", tki_gemm_kc(&cfg, &g, l2));
+    TKT_CHECK(tki_gemm_kc(&cfg, &g, crowd) == 512, "rows 2 KiB apart (fit 512): kc %zu", tki_gemm_kc(&cfg, &g, crowd));
     g.ldb = 1024;
     TKT_CHECK(tki_gemm_kc(&cfg, &g, 0) == 512, "a table without an L2 changed kc");
     g.m = 4;
-    TKT_CHECK(tki_gemm_kc(&cfg, &g, l2) == 512, "one row tile changed kc");
+    TKT_CHECK(tki_gemm_kc(&cfg, &g, crowd) == 512, "one row tile changed kc");
     g.m = 32, cfg.mc = 4;
-    TKT_CHECK(tki_gemm_kc(&cfg, &g, l2) == 512, "blocks of one row tile changed kc");
+    TKT_CHECK(tki_gemm_kc(&cfg, &g, crowd) == 512, "blocks of one row tile changed kc");
     cfg.mc = 32, cfg.order = 0x6d;
-    TKT_CHECK(tki_gemm_kc(&cfg, &g, l2) == 512, "order m changed kc");
+    TKT_CHECK(tki_gemm_kc(&cfg, &g, crowd) == 512, "order m changed kc");
     cfg.order = 0x6e, cfg.packb = 1;
-    TKT_CHECK(tki_gemm_kc(&cfg, &g, l2) == 512, "B packed changed kc");
+    TKT_CHECK(tki_gemm_kc(&cfg, &g, crowd) == 512, "B packed changed kc");
     cfg.packb = 0, g.transb = TK_TRANS;
-    TKT_CHECK(tki_gemm_kc(&cfg, &g, l2) == 512, "B transposed (packed) changed kc");
+    TKT_CHECK(tki_gemm_kc(&cfg, &g, crowd) == 512, "B transposed (packed) changed kc");
     g.transb = TK_NO_TRANS, cfg.dot = 1;
-    TKT_CHECK(tki_gemm_kc(&cfg, &g, l2) == 512, "the dot form changed kc");
+    TKT_CHECK(tki_gemm_kc(&cfg, &g, crowd) == 512, "the dot form changed kc");
     /* enough rows to repay a copy of B (tki_b_copy_pays): it is copied, at the row's kc */
     cfg.dot = 0, g.m = 1024;
-    TKT_CHECK(!tki_gemm_b_in_place(&cfg, &g, l2) && tki_gemm_kc(&cfg, &g, l2) == 512,
-              "1024 rows, B's rows 4 KiB apart: read in place (kc %zu), not copied at kc 512", tki_gemm_kc(&cfg, &g, l2));
+    TKT_CHECK(!tki_gemm_b_in_place(&cfg, &g, crowd) && tki_gemm_kc(&cfg, &g, crowd) == 512,
+              "1024 rows, B's rows 4 KiB apart: read in place (kc %zu), not copied at kc 512", tki_gemm_kc(&cfg, &g, crowd));
     g.m = TKI_B_COPY_MIN_M - 1;
-    TKT_CHECK(tki_gemm_b_in_place(&cfg, &g, l2) && tki_gemm_kc(&cfg, &g, l2) == 256,
-              "%zu rows: B copied or kc %zu, not read in place at kc 256", g.m, tki_gemm_kc(&cfg, &g, l2));
+    TKT_CHECK(tki_gemm_b_in_place(&cfg, &g, crowd) && tki_gemm_kc(&cfg, &g, crowd) == 256,
+              "%zu rows: B copied or kc %zu, not read in place at kc 256", g.m, tki_gemm_kc(&cfg, &g, crowd));
     g.m = 1024, g.ldb = 1040;
-    TKT_CHECK(tki_gemm_b_in_place(&cfg, &g, l2), "1024 rows, B's rows 4160 bytes apart (no crowding): copied");
+    TKT_CHECK(tki_gemm_b_in_place(&cfg, &g, crowd), "1024 rows, B's rows 4160 bytes apart (no crowding): copied");
     g.ldb = 1024, cfg.order = 0x6d;
-    TKT_CHECK(tki_gemm_b_in_place(&cfg, &g, l2), "1024 rows, order m (kc never cut): B copied");
+    TKT_CHECK(tki_gemm_b_in_place(&cfg, &g, crowd), "1024 rows, order m (kc never cut): B copied");
 }
 
 int main(void)

@@ -83,30 +83,30 @@ int main(void)
         memset(&a, 0, sizeof a);
         a.mr = 6, a.nr = 64, a.ku = 4, a.kc = 512, a.mc = 96, a.nc = 64, a.packa = 0, a.packb = 0, a.split = 'm', a.order = 'n';
         b = a, b.kc = 1024;
-        TKT_CHECK(same_code(&a, &b, 2097152, 100, 100, 300), "kc 512 and 1024 at k = 300 ran as different code");
-        TKT_CHECK(!same_code(&a, &b, 2097152, 100, 100, 600), "kc 512 and 1024 at k = 600 ran as the same code");
+        TKT_CHECK(same_code(&a, &b, 1048576, 100, 100, 300), "kc 512 and 1024 at k = 300 ran as different code");
+        TKT_CHECK(!same_code(&a, &b, 1048576, 100, 100, 600), "kc 512 and 1024 at k = 600 ran as the same code");
         b = a, b.mc = 192;
-        TKT_CHECK(same_code(&a, &b, 2097152, 90, 100, 300), "mc 96 and 192 at m = 90 ran as different code");
-        TKT_CHECK(!same_code(&a, &b, 2097152, 150, 100, 300), "mc 96 and 192 at m = 150 ran as the same code");
+        TKT_CHECK(same_code(&a, &b, 1048576, 90, 100, 300), "mc 96 and 192 at m = 90 ran as different code");
+        TKT_CHECK(!same_code(&a, &b, 1048576, 150, 100, 300), "mc 96 and 192 at m = 150 ran as the same code");
         b = a, b.nc = 512, b.split = 'n';
-        TKT_CHECK(same_code(&a, &b, 2097152, 100, 1000, 300), "B in place: nc and the split changed the code");
+        TKT_CHECK(same_code(&a, &b, 1048576, 100, 1000, 300), "B in place: nc and the split changed the code");
         /* B in place, rows 4 KiB apart: the driver runs both at the depth a 2 MiB L2 keeps (128) */
         b = a, b.kc = 1024;
-        TKT_CHECK(same_code(&a, &b, 2097152, 100, 1024, 600), "kc 512 and 1024 at n = 1024 ran as different code");
-        TKT_CHECK(!same_code(&a, &b, 2097152, 100, 1040, 600), "kc 512 and 1024 at n = 1040 ran as the same code");
-        TKT_CHECK(!same_code(&a, &b, 2097152, 6, 1024, 600), "one row tile: kc 512 and 1024 at n = 1024 ran as the same code");
+        TKT_CHECK(same_code(&a, &b, 1048576, 100, 1024, 600), "kc 512 and 1024 at n = 1024 ran as different code");
+        TKT_CHECK(!same_code(&a, &b, 1048576, 100, 1040, 600), "kc 512 and 1024 at n = 1040 ran as the same code");
+        TKT_CHECK(!same_code(&a, &b, 1048576, 6, 1024, 600), "one row tile: kc 512 and 1024 at n = 1024 ran as the same code");
         b.kc = 64;
-        TKT_CHECK(!same_code(&a, &b, 2097152, 100, 1024, 600), "kc 512 and 64 at n = 1024 ran as the same code");
+        TKT_CHECK(!same_code(&a, &b, 1048576, 100, 1024, 600), "kc 512 and 64 at n = 1024 ran as the same code");
         b = a;
         a.packa = b.packa = 1, a.packb = b.packb = 1, a.nc = 128, b.nc = 256;
-        TKT_CHECK(same_code(&a, &b, 2097152, 100, 100, 300), "packed nc 128 and 256 at n = 100 ran as different code");
-        TKT_CHECK(!same_code(&a, &b, 2097152, 100, 200, 300), "packed nc 128 and 256 at n = 200 ran as the same code");
+        TKT_CHECK(same_code(&a, &b, 1048576, 100, 100, 300), "packed nc 128 and 256 at n = 100 ran as different code");
+        TKT_CHECK(!same_code(&a, &b, 1048576, 100, 200, 300), "packed nc 128 and 256 at n = 200 ran as the same code");
         b = a, b.ku = 2;
-        TKT_CHECK(!same_code(&a, &b, 2097152, 100, 100, 300), "another unroll ran as the same code");
+        TKT_CHECK(!same_code(&a, &b, 1048576, 100, 100, 300), "another unroll ran as the same code");
         b = a, b.pf = 8;
-        TKT_CHECK(!same_code(&a, &b, 2097152, 100, 100, 300), "a prefetching kernel ran as the same code");
+        TKT_CHECK(!same_code(&a, &b, 1048576, 100, 100, 300), "a prefetching kernel ran as the same code");
         b = a, b.packb = 0;
-        TKT_CHECK(!same_code(&a, &b, 2097152, 100, 100, 300), "B packed and in place ran as the same code");
+        TKT_CHECK(!same_code(&a, &b, 1048576, 100, 100, 300), "B packed and in place ran as the same code");
     }
     /* a cap too small is an error, not a cut table */
     TKT_CHECK(merge_grid(win, nc, rows, 3) == -1, "merge_grid wrote past its cap's worth of rows");

@@ -12,7 +12,7 @@
 
 int main(void)
 {
-    model_machine h = {48e3, 2e6, 32e6, 200e9, 100e9, 20e9, 5e-9, 20e-9, 90e-9, 50e-9, 2, 10e-9, 30e9, 32, 0, 0};
+    model_machine h = {48e3, 2e6, 32e6, 200e9, 100e9, 20e9, 5e-9, 20e-9, 90e-9, 50e-9, 2, 10e-9, 30e9, 32, 0, 0, 0};
     model_config c = {14, 32, 256, 336, 2048, 180.0, 1, 1, 1, 'n', 0, 0, 0, 0};
     model_config nar = c; /* the same kernels, narrowing a ragged column tile to 16-float vectors */
     nar.narrow = 16;

@@ -10,7 +10,7 @@ static int same_table(const tkt_table *a, const tkt_table *b)
 {
     int ok = !strcmp(a->cpu, b->cpu) && !strcmp(a->isa, b->isa) && !strcmp(a->source, b->source) &&
              !strcmp(a->tuner, b->tuner) && !strcmp(a->date, b->date) && !strcmp(a->compiler, b->compiler) &&
-             a->nnotes == b->nnotes && a->l1d == b->l1d && a->l2 == b->l2 && a->l3 == b->l3 &&
+             a->nnotes == b->nnotes && a->l1d == b->l1d && a->l2 == b->l2 && a->l3 == b->l3 && a->crowd == b->crowd &&
              a->vlen_bits == b->vlen_bits && a->cores == b->cores && a->peak_gflops == b->peak_gflops &&
              a->dram_gbs == b->dram_gbs && a->n == b->n;
     for (int i = 0; ok && i < a->nnotes; i++) ok = !strcmp(a->notes[i], b->notes[i]);

@@ -33,17 +33,18 @@ int grid_cells(grid_cell *cells, int cap, double open, unsigned long long deep_k
 /* 1 when two rows make the same decisions (ranges aside). */
 int same_choice(const tkt_row *a, const tkt_row *b);
 /* The blocks the driver runs an m x n x k product with, one thread (templates/gemm-f32-blocked.h.m4):
- * kc past k is k, and with B read in place kc past the depth an L2 of l2 bytes keeps of its rows, n
- * floats apart, is that depth (tki_kc_b_in_place; row tiles inner, the order the tuner proposes),
- * unless the driver copies B all the same (tki_b_copy_pays: then as packed); mc past m's tiles is
- * their rows, nc past n's tiles is their columns, and a B read in place has no nc (0).
+ * kc past k is k, and with B read in place kc past the depth its rows, n floats apart, may span in
+ * crowd bytes of cache (tkt_crowd_bytes) is that depth (tki_kc_b_in_place; row tiles inner, the
+ * order the tuner proposes), unless the driver copies B all the same (tki_b_copy_pays: then as
+ * packed); mc past m's tiles is their rows, nc past n's tiles is their columns, and a B read in
+ * place has no nc (0).
  * Configurations whose tiles, kernels and forms agree and whose blocks come out equal here run the
  * same code on that shape: their measurements are readings of one rate. */
 void run_blocks(unsigned mr, unsigned nr, unsigned long long kc, unsigned long long mc, unsigned long long nc,
-                int packb, double l2, double m, double n, double k, double out[3]);
+                int packb, double crowd, double m, double n, double k, double out[3]);
 /* 1 when two rows run the same code on m x n x k with one thread (same_choice, the blocks as
  * run_blocks gives them, the split aside). */
-int same_code(const tkt_row *a, const tkt_row *b, double l2, double m, double n, double k);
+int same_code(const tkt_row *a, const tkt_row *b, double crowd, double m, double n, double k);
 /* The model's `want` best configurations for an ms x ns shape over the depths ks (one per measured
  * kernel, its best blocks), best first; returns how many. Ranges are left for the caller. cold:
  * the operands come from memory at every call (bench/cold.h); then each kernel that reads B in

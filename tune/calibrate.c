@@ -32,12 +32,12 @@ static unsigned hash_key(double m, double n, double k, int rep)
 
 /* 1 when two records of one group ran the same code (same kernel and prefetch, blocks equal once
  * cut to the shape) */
-static int rec_same_code(const calib_rec *a, const calib_rec *b, double l2)
+static int rec_same_code(const calib_rec *a, const calib_rec *b, double crowd)
 {
     double x[3], y[3];
     if (a->kernel != b->kernel || a->c.pf != b->c.pf || a->c.pack_b != b->c.pack_b) return 0;
-    run_blocks(a->c.mr, a->c.nr, a->c.kc, a->c.mc, a->c.nc, a->c.pack_b, l2, a->m, a->n, a->k, x);
-    run_blocks(b->c.mr, b->c.nr, b->c.kc, b->c.mc, b->c.nc, b->c.pack_b, l2, b->m, b->n, b->k, y);
+    run_blocks(a->c.mr, a->c.nr, a->c.kc, a->c.mc, a->c.nc, a->c.pack_b, crowd, a->m, a->n, a->k, x);
+    run_blocks(b->c.mr, b->c.nr, b->c.kc, b->c.mc, b->c.nc, b->c.pack_b, crowd, b->m, b->n, b->k, y);
     return x[0] == y[0] && x[1] == y[1] && x[2] == y[2];
 }
 
@@ -136,7 +136,7 @@ int calib_read(const char *log, const char *cpu, const cand_caps *k, const measu
         if (at < cap) out[at] = ring[i];
     }
     if (n > cap) n = cap;
-    same_code_means(out, n, (double)k->l2);
+    same_code_means(out, n, (double)k->crowd);
     *groups = ng;
     return n;
 }
@@ -252,6 +252,7 @@ model_machine calib_machine(const char *log, const char *cpu, const tkt_table *t
     info->have_bw = read_machine(log, cpu, &bw2, &bw3, &bwd, lat, &half);
     if (!info->have_bw) bwd = t->dram_gbs * 1e9, bw3 = 4 * bwd, bw2 = 10 * bwd;
     h.l1_bytes = (double)k->l1, h.l2_bytes = (double)k->l2, h.l3_bytes = (double)k->l3;
+    h.crowd_bytes = (double)k->crowd;
     h.bw_l2 = bw2, h.bw_l3 = bw3, h.bw_dram = bwd;
     /* measured latencies are kept as measured: fitted, they wandered from log to log (DRAM 32 ns in
      * one session 14 fit, 1440 ns in the next) and the model with them ranked held-out shapes worse */

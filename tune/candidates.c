@@ -16,6 +16,7 @@ cand_caps cand_caps_of(const isa_desc *isa, const tkt_table *t)
     k.lanes_per_vector = isa->vla ? t->vlen_bits / 32 : isa->lanes;
     k.l1 = t->l1d;
     k.l2 = t->l2;
+    k.crowd = tkt_crowd_bytes(t);
     k.l3 = t->l3;
     k.cores = (unsigned)t->cores;
     k.narrow = isa->narrow ? (unsigned)k.lanes_per_vector : 0;

@@ -20,6 +20,8 @@ typedef struct {
                                           * columns (a vector; 0: the ISA's kernels do not narrow) */
     unsigned half_nv;                    /* a narrowed tile of at most this many vectors runs its last one at
                                           * half width when that holds at most narrow / 2 columns (0: never) */
+    unsigned long long crowd;            /* tkt_crowd_bytes: the cache a panel of B read in place may fill where
+                                          * its rows crowd a few sets */
 } cand_caps;
 
 /* Capacities of a table's CPU for this ISA. */

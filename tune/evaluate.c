@@ -57,10 +57,10 @@ static tkt_row oracle_row(const isa_desc *isa, const cand_caps *k, const cand_l0
  * row that differs from a candidate only in blocks the shape cuts away (kc past k, mc past m) shares
  * its readings instead of being scored on other noise (equal configurations read 30-60% apart in
  * one run on a noisy host). */
-static int same_code_at(tkt_row *cand, int *n, const tkt_row *r, double l2, const unsigned long long mnk[3])
+static int same_code_at(tkt_row *cand, int *n, const tkt_row *r, double crowd, const unsigned long long mnk[3])
 {
     for (int j = 0; j < *n; j++)
-        if (same_code(&cand[j], r, l2, (double)mnk[0], (double)mnk[1], (double)mnk[2])) return j;
+        if (same_code(&cand[j], r, crowd, (double)mnk[0], (double)mnk[1], (double)mnk[2])) return j;
     cand[*n] = *r;
     return (*n)++;
 }
@@ -124,9 +124,9 @@ int evaluate_run(const profile_opts *po, const char *shapes, const isa_desc *isa
             if (model_best(isa, k, v ? &ci.base : &h, ml, nml, (double)mnk[s][0], (double)mnk[s][1], &kd, 1, cold[s], &best, 1) != 1)
                 continue;
             best.split = 'm';
-            model_at[v][s] = same_code_at(cand[s], &n, &best, (double)t->l2, mnk[s]);
+            model_at[v][s] = same_code_at(cand[s], &n, &best, (double)tkt_crowd_bytes(t), mnk[s]);
         }
-        table_at[s] = same_code_at(cand[s], &n, table_match(t, mnk[s][0], mnk[s][1], mnk[s][2]), (double)t->l2, mnk[s]);
+        table_at[s] = same_code_at(cand[s], &n, table_match(t, mnk[s][0], mnk[s][1], mnk[s][2]), (double)tkt_crowd_bytes(t), mnk[s]);
         ncand[s] = n;
         /* one row per distinct tile is enough for the probe's kernel list */
         for (int j = 0; j < n; j++) {

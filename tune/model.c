@@ -136,7 +136,8 @@ double model_time(const model_machine *h, const model_config *c, double m, doubl
     if (m <= 0 || n <= 0 || k <= 0) return h->launch;
     /* B read in place or copied: the driver decides on the whole call (tki_gemm_b_in_place; rows
      * n floats apart here, row tiles inner, the order the tuner proposes) */
-    const int pack_b = c->pack_b || tki_b_copy_pays(c->kc, (size_t)m, c->mr, c->mc, (size_t)n, (size_t)h->l2_bytes);
+    const size_t crowd = (size_t)(h->crowd_bytes > 0 ? h->crowd_bytes : h->l2_bytes / 2);
+    const int pack_b = c->pack_b || tki_b_copy_pays(c->kc, (size_t)m, c->mr, c->mc, (size_t)n, crowd);
     /* eqs. 6-7: the partition gives each thread whole tiles of the split dimension and every thread
      * runs the same loop nest on its share, so the time is that of the largest share */
     if (c->split == 'm') m = fmin(m, cdiv(cdiv(m, c->mr), p) * c->mr);
@@ -158,7 +159,7 @@ double model_time(const model_machine *h, const model_config *c, double m, doubl
     /* the driver takes shallower blocks where row tiles reuse a panel of B read in place whose rows
      * crowd the L2's sets (tki_gemm_kc: rows n floats apart here); the model times what runs */
     const double kc = fmin(pack_b ? (double)c->kc
-                                     : (double)tki_kc_b_in_place(c->kc, (size_t)m, c->mr, c->mc, (size_t)n, (size_t)h->l2_bytes),
+                                     : (double)tki_kc_b_in_place(c->kc, (size_t)m, c->mr, c->mc, (size_t)n, crowd),
                            k);
     const double nc = pack_b ? fmin((double)c->nc, n) : n;
     const double kfull = floor(k / kc), krest = k - kfull * kc, nfull = floor(n / nc), nrest = n - nfull * nc;

@@ -17,6 +17,8 @@ typedef struct {
                                               * without them, a server mesh's does not) */
     double half;                             /* an FMA on a half-width vector against a full one, in time (measured:
                                               * 0.5 where 256-bit FMAs issue twice as fast as 512-bit; 0: the same) */
+    double crowd_bytes;                      /* cache a panel of B read in place may fill where its rows crowd a
+                                              * few sets (tki_b_rows_fit: the table's b_crowd_bytes; 0: half the L2) */
 } model_machine;
 
 typedef struct {

@@ -246,26 +246,30 @@ static inline int tki_gemm_a_in_place(const tki_gemm_cfg *cfg, const tki_gemm_ar
     return tki_gemm_a_direct(cfg) && g->transa == TK_NO_TRANS &&
            !(4 * rows > 5 * l1_ways && tki_rows_collide(g->lda, rows, l1_ways));
 }
-/* Rows of B, ld floats apart, that one column panel of B read in place can keep in an L2 of
- * l2_bytes while row tiles reuse it (0: no limit). Rows whose stride is a multiple of a power of
- * two `low` bytes share l2_bytes / low lines per column of the panel, whatever the ways; half of
- * that, at least 32. On the Xeon (2 MiB L2), B in place, GFLOP/s at a quarter, half and all of
- * those rows (medians of 5-7, host busy): 32x1024x3072 4x96 69 67 41, 32x2048x3072 56 51 28,
- * 128x4096x11008 9x48 51 58 (kc 96: 55), 16x4096x4096 4x96 pf8 cold 47 56 (kc 512: 38),
- * 128x512x2048 6x64 100 97 51; at n = 1040 kc 512 ran as fast as kc 128 (117-125). */
-static inline size_t tki_b_rows_fit(size_t ld, size_t l2_bytes)
+/* Rows of B, ld floats apart, that one column panel of B read in place may span while row tiles
+ * reuse it (0: no limit): crowd_bytes / low, at least 32, where the stride is a multiple of a power
+ * of two `low` bytes. Such rows share l2 / low lines per column of the panel, whatever the ways;
+ * crowd_bytes is the table's b_crowd_bytes (TKM_B_CROWD_BYTES), half the L2 unless the table says
+ * otherwise (docs/tables.md): on the Zen 4, whose L3 refills fast, twice its 1 MiB L2 ran
+ * 128x4096x4096 1.11x, 64x4096x4096 1.09x, 16x4096x4096 1.07x, 49x2048x512 1.07x,
+ * 100x2048x1000 1.06x, 32x1024x3072 0.99-1.03x the half (session 43). On the Xeon (2 MiB L2),
+ * B in place, GFLOP/s at a quarter, half and all of those rows (medians of 5-7, host busy):
+ * 32x1024x3072 4x96 69 67 41, 32x2048x3072 56 51 28, 128x4096x11008 9x48 51 58 (kc 96: 55),
+ * 16x4096x4096 4x96 pf8 cold 47 56 (kc 512: 38), 128x512x2048 6x64 100 97 51; at n = 1040 kc 512
+ * ran as fast as kc 128 (117-125). */
+static inline size_t tki_b_rows_fit(size_t ld, size_t crowd_bytes)
 {
-    const size_t s = ld * sizeof(float), low = s & (0 - s), rows = low ? l2_bytes / low / 2 : 0;
-    if (!l2_bytes || !low) return 0;
+    const size_t s = ld * sizeof(float), low = s & (0 - s), rows = low ? crowd_bytes / low : 0;
+    if (!crowd_bytes || !low) return 0;
     return rows < 32 ? 32 : rows;
 }
 
 /* The depth of the k blocks of an m-row call whose tiles (mr rows, blocks of mc) read B in place,
  * rows ldb floats apart, row tiles inner: kc, or less where several row tiles reuse each panel of
  * B and its rows crowd the L2's sets (tki_b_rows_fit). The driver and the tuner's model both ask. */
-static inline size_t tki_kc_b_in_place(size_t kc, size_t m, size_t mr, size_t mc, size_t ldb, size_t l2_bytes)
+static inline size_t tki_kc_b_in_place(size_t kc, size_t m, size_t mr, size_t mc, size_t ldb, size_t crowd_bytes)
 {
-    const size_t fit = m > mr && mc > mr ? tki_b_rows_fit(ldb, l2_bytes) : 0;
+    const size_t fit = m > mr && mc > mr ? tki_b_rows_fit(ldb, crowd_bytes) : 0;
     return fit && fit < kc ? fit : kc;
 }
 
@@ -276,9 +280,9 @@ static inline size_t tki_kc_b_in_place(size_t kc, size_t m, size_t mr, size_t mc
  * copied, one process, alternating: m x 1024 x 1024 at m = 1024 1.055x, 512 1.02x, 256 0.98x,
  * 128 0.98x, 64 0.94x, 16 0.83x; 800x1024x2048 1.045x, 1024x768x768 1.014x (kc 768 cut to 512). */
 #define TKI_B_COPY_MIN_M 512
-static inline int tki_b_copy_pays(size_t kc, size_t m, size_t mr, size_t mc, size_t ldb, size_t l2_bytes)
+static inline int tki_b_copy_pays(size_t kc, size_t m, size_t mr, size_t mc, size_t ldb, size_t crowd_bytes)
 {
-    return m >= TKI_B_COPY_MIN_M && tki_kc_b_in_place(kc, m, mr, mc, ldb, l2_bytes) < kc;
+    return m >= TKI_B_COPY_MIN_M && tki_kc_b_in_place(kc, m, mr, mc, ldb, crowd_bytes) < kc;
 }
 
 /* B read where it lies by the blocked loops and the workspace check (see tki_gemm_a_in_place's
@@ -291,22 +295,22 @@ static inline int tki_gemm_b_direct(const tki_gemm_cfg *cfg, const tki_gemm_args
 {
     return !cfg->packb && g->transb == TK_NO_TRANS;
 }
-static inline int tki_gemm_b_in_place(const tki_gemm_cfg *cfg, const tki_gemm_args *g, size_t l2_bytes)
+static inline int tki_gemm_b_in_place(const tki_gemm_cfg *cfg, const tki_gemm_args *g, size_t crowd_bytes)
 {
     return tki_gemm_b_direct(cfg, g) &&
            !(g->m >= TKI_B_COPY_MIN_M && cfg->order == 0x6e && !cfg->dot &&
-             tki_b_copy_pays(cfg->kc, g->m, cfg->mr, cfg->mc, g->ldb, l2_bytes));
+             tki_b_copy_pays(cfg->kc, g->m, cfg->mr, cfg->mc, g->ldb, crowd_bytes));
 }
 
 /* The depth of the k blocks of a call: the row's kc, or tki_kc_b_in_place's where the row reads B
  * in place with its row tiles inner (order 'n'). A property of the whole call, never of a part, so
  * every partition of it sums in the same blocks (bitwise the same results); the rounding can
  * differ with ldb. */
-static inline size_t tki_gemm_kc(const tki_gemm_cfg *cfg, const tki_gemm_args *g, size_t l2_bytes)
+static inline size_t tki_gemm_kc(const tki_gemm_cfg *cfg, const tki_gemm_args *g, size_t crowd_bytes)
 {
     /* one row tile first: the test that settles a small call (the single-tile path asks) */
-    if (g->m <= cfg->mr || cfg->order != 0x6e || cfg->dot || !tki_gemm_b_in_place(cfg, g, l2_bytes)) return cfg->kc;
-    return tki_kc_b_in_place(cfg->kc, g->m, cfg->mr, cfg->mc, g->ldb, l2_bytes);
+    if (g->m <= cfg->mr || cfg->order != 0x6e || cfg->dot || !tki_gemm_b_in_place(cfg, g, crowd_bytes)) return cfg->kc;
+    return tki_kc_b_in_place(cfg->kc, g->m, cfg->mr, cfg->mc, g->ldb, crowd_bytes);
 }
 
 /* Byte extent of a rows x cols matrix with leading dimension ld; 0 when it would overflow. */

@@ -165,8 +165,8 @@ static inline  void tki_gemm_f32_blocked_generic(const tki_gemm_cfg *cfg, const 
                                                       float *ws, size_t ws_floats, int fixed)
 {
     const size_t mr = cfg->mr, nr = (size_t)cfg->nv * (1);
-    const size_t kc = tki_min(tki_gemm_kc(cfg, g, 262144), g->k), mc = tki_min(cfg->mc, tki_round_up(g->m, mr));
-    const int direct_b = tki_gemm_b_in_place(cfg, g, 262144);
+    const size_t kc = tki_min(tki_gemm_kc(cfg, g, 131072), g->k), mc = tki_min(cfg->mc, tki_round_up(g->m, mr));
+    const int direct_b = tki_gemm_b_in_place(cfg, g, 131072);
     /* the direct kernel form reads A by rows (and masks B, so even a ragged B panel needs no copy):
      * in place, or from a copy of the block's rows where in place they would collide in L1 or A is
      * transposed (copied transposed; its rows hold kc rounded up to 16, which tki_rows_ld leaves) */
@@ -257,7 +257,7 @@ static inline TKI_ALWAYS_INLINE  int tki_gemm_f32_tile1_generic(const tki_gemm_c
     tki_ukr_aux aux;
     float *ct;
     if (!(tki_gemm_a_in_place(cfg, g, 8) && tki_gemm_b_direct(cfg, g) &&
-          i1 - i0 <= cfg->mr && j1 - j0 <= (size_t)cfg->nv * (1) && g->k && g->k <= tki_gemm_kc(cfg, g, 262144)))
+          i1 - i0 <= cfg->mr && j1 - j0 <= (size_t)cfg->nv * (1) && g->k && g->k <= tki_gemm_kc(cfg, g, 131072)))
         return 0;
     ct = g->c + i0 * g->ldc + j0;
     aux.alpha = g->alpha;
@@ -279,7 +279,7 @@ static inline TKI_ALWAYS_INLINE  int tki_gemm_f32_sweeps_generic(const tki_gemm_
 {
     tki_ukr_aux aux;
     if (!(cfg->ukr_sweep && (cfg->order == 0x6d || j1 - j0 <= tki_gemm_f32_nr_generic(cfg)) &&
-          tki_gemm_a_in_place(cfg, g, 8) && tki_gemm_b_direct(cfg, g) && g->k <= tki_gemm_kc(cfg, g, 262144)))
+          tki_gemm_a_in_place(cfg, g, 8) && tki_gemm_b_direct(cfg, g) && g->k <= tki_gemm_kc(cfg, g, 131072)))
         return 0;
     aux.alpha = g->alpha;
     aux.beta = g->beta;
@@ -346,7 +346,7 @@ static inline  tk_status tki_gemm_f32_ws_pick_generic(const tki_gemm_cfg *cfg, c
     /* direct kernels on untransposed operands copy nothing, so need no buffer; a wider vector
      * machine than the table assumed may need more than the static buffer even at the narrowest
      * nc: then the caller must pass a workspace */
-    if (g->k && !(tki_gemm_a_in_place(cfg, g, 8) && tki_gemm_b_in_place(cfg, g, 262144)) &&
+    if (g->k && !(tki_gemm_a_in_place(cfg, g, 8) && tki_gemm_b_in_place(cfg, g, 131072)) &&
         tki_gemm_f32_ws_need_generic(cfg, g->m, g->k, 1) > *ws_floats)
         return TK_ERR_WORKSPACE;
     return TK_OK;
