@@ -276,7 +276,8 @@ static inline size_t tki_kc_b_in_place(size_t kc, size_t m, size_t mr, size_t mc
 /* Whether a call of m rows copies B into panels although its row says `packb no`: where reading it
  * in place would cut the k blocks (tki_kc_b_in_place, rows that crowd the L2's sets) and the call
  * has rows enough to repay one copy of B. Copied, B's panels keep the row's kc and sit in the L2
- * without crowding. On the Zen 4, a 6x64 row (kc 768 cut to 128 at n = 1024), in place against
+ * without crowding. On the Zen 4, a 6x64 row (kc 768 cut to 128 at n = 1024 by the default
+ * b_crowd_bytes, before zen4 had its own; 512 with it, and copied all the same), in place against
  * copied, one process, alternating: m x 1024 x 1024 at m = 1024 1.055x, 512 1.02x, 256 0.98x,
  * 128 0.98x, 64 0.94x, 16 0.83x; 800x1024x2048 1.045x, 1024x768x768 1.014x (kc 768 cut to 512). */
 #define TKI_B_COPY_MIN_M 512
@@ -297,6 +298,7 @@ static inline int tki_gemm_b_direct(const tki_gemm_cfg *cfg, const tki_gemm_args
 }
 static inline int tki_gemm_b_in_place(const tki_gemm_cfg *cfg, const tki_gemm_args *g, size_t crowd_bytes)
 {
+    /* m first (tki_b_copy_pays tests it again): a call of fewer rows loads nothing more */
     return tki_gemm_b_direct(cfg, g) &&
            !(g->m >= TKI_B_COPY_MIN_M && cfg->order == 0x6e && !cfg->dot &&
              tki_b_copy_pays(cfg->kc, g->m, cfg->mr, cfg->mc, g->ldb, crowd_bytes));
