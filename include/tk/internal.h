@@ -249,7 +249,7 @@ static inline int tki_gemm_a_in_place(const tki_gemm_cfg *cfg, const tki_gemm_ar
 /* Rows of B, ld floats apart, that one column panel of B read in place may span while row tiles
  * reuse it (0: no limit): crowd_bytes / low, at least 32, where the stride is a multiple of a power
  * of two `low` bytes. Such rows share l2 / low lines per column of the panel, whatever the ways;
- * crowd_bytes is the table's b_crowd_bytes (TKM_B_CROWD_BYTES), half the L2 unless the table says
+ * crowd_bytes is the table's b_crowd_bytes (the generated header passes it), half the L2 unless the table says
  * otherwise (docs/tables.md): on the Zen 4, whose L3 refills fast, twice its 1 MiB L2 ran
  * 128x4096x4096 1.11x, 64x4096x4096 1.09x, 16x4096x4096 1.07x, 49x2048x512 1.07x,
  * 100x2048x1000 1.06x, 32x1024x3072 0.99-1.03x the half (session 43). On the Xeon (2 MiB L2),
