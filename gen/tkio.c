@@ -467,6 +467,9 @@ int tkt_short_rows(const isa_desc *d, tkt_table *t)
             if (n == MAXROWS) break;
             out[n] = *w;
             out[n].m.lo = out[n].m.hi = r;
+            /* a range from 1 takes m = 0 too (tkgen.c, tree_range), a single 1 does not: its cut row for
+             * one row says so, or a direct catch-all left no row for m = 0 and tkgen stopped */
+            if (r == 1 && w->m.lo <= 1) out[n].m.lo = 0;
             out[n].mr = (unsigned)r;
             out[n].mc = r;
             n++;
