@@ -145,7 +145,11 @@ static void emit_tree(FILE *f, const tkt_table *t, const range *box, const int *
     int ncut = 0, dim;
     int *sub = malloc(sizeof *sub * (size_t)(nc ? nc : 1));
     if (!sub) die("out of memory");
-    if (nc == 0) die("%s: no row covers part of the shapes (the last row must be the catch-all)", t->path);
+    if (nc == 0) {
+        char b[3][64];
+        for (int d = 0; d < 3; d++) range_text(&box[d], b[d], sizeof b[d]);
+        die("%s: no row covers m %s, n %s, k %s (the last row must be the catch-all)", t->path, b[0], b[1], b[2]);
+    }
     int covers = 1;
     for (int d = 0; d < 3; d++) {
         range r = tree_range(&t->rows[cand[0]], d);
@@ -192,6 +196,18 @@ static void emit_tree(FILE *f, const tkt_table *t, const range *box, const int *
     }
     fprintf(f, "tkm_gemm_fi(%d)\n", depth);
     free(sub);
+}
+
+/* The select function's tree: over the range rows; the exact ones are tested before it (the parser
+ * has made sure that no range row before an exact row covers its shape). Dies where a shape has no row. */
+static void emit_select_tree(FILE *f, const tkt_table *t)
+{
+    static int cand[MAXROWS];
+    range all[3] = {{0, TK_SIZE_INF}, {0, TK_SIZE_INF}, {0, TK_SIZE_INF}};
+    int nc = 0;
+    for (int j = 0; j < t->n; j++)
+        if (!tkt_row_is_exact(&t->rows[j])) cand[nc++] = j;
+    emit_tree(f, t, all, cand, nc, 0);
 }
 
 static void emit_isa_defs(FILE *f, const isa_desc *d)
@@ -413,15 +429,8 @@ static void build(project *p, const char *cpus_csv, const char *deflt, const cha
                     w->pf);
         }
         {
-            /* the tree over the rows that are not exact shapes; the exact ones are tested before it
-             * (the parser has made sure that no range row before an exact row covers its shape) */
-            static int cand[MAXROWS];
-            range all[3] = {{0, TK_SIZE_INF}, {0, TK_SIZE_INF}, {0, TK_SIZE_INF}};
-            int nc = 0;
-            for (int j = 0; j < t->n; j++)
-                if (!tkt_row_is_exact(&t->rows[j])) cand[nc++] = j;
             fprintf(f, "tkm_gemm_select_begin\n");
-            emit_tree(f, t, all, cand, nc, 0);
+            emit_select_tree(f, t);
             fprintf(f, "tkm_gemm_select_end\n");
             for (int j = 0; j < t->n; j++)
                 if (tkt_row_is_exact(&t->rows[j]))
@@ -578,7 +587,14 @@ int main(int argc, char **argv)
                         }
                     fclose(r.f);
                 }
-                if (d || !n_errors) parse_table(pos[i], d, &t);
+                /* and, where it parses, as the generator instantiates it: the cut rows, then the select
+                 * tree, which stops where a shape has no row (a table that checks also builds) */
+                if ((d || !n_errors) && parse_table(pos[i], d, &t) && d && tkt_short_rows(d, &t)) {
+                    FILE *null = fopen("/dev/null", "w");
+                    if (!null) die("cannot open /dev/null");
+                    emit_select_tree(null, &t);
+                    fclose(null);
+                }
             } else {
                 err_at(pos[i], 0, "unknown file kind (expected .tkarch, .tkr or .tkt)");
             }

@@ -82,6 +82,19 @@ budget_s=0.001
 run "$work/clock.log" "$work/clock.tkt" > "$work/oclock" 2>&1 && grep -q "^phases (s):.*(budget ran out)" "$work/oclock" &&
   grep -q "^tk-record 1 op=retune cpu=generic run=2 result=done points=170 measurements=0 " "$work/clock.log" && ok ||
   bad "a run past its budget before the first measurement: $(tail -3 "$work/oclock")"
+# the table a run chose goes through `tkgen check` before it replaces the old one (a retune once
+# wrote a table the build refused): the last run's is the table it wrote; a tkgen that refuses
+# stops the run with the table as it was, and the refused one kept for the reader
+cmp -s "$work/w/checked.tkt" "$work/clock.tkt" && ok || bad "the last run's table is not the one tkgen checked"
+printf '#!/bin/sh\n[ "$1" = check ] && { echo "refused for the test" >&2; exit 1; }\nexec "%s" "$@"\n' "$tkgen" > "$work/tkgen-refuses"
+chmod +x "$work/tkgen-refuses"
+cp "$out" "$work/refused.tkt"
+sum=$(cksum < "$work/refused.tkt") real=$tkgen tkgen="$work/tkgen-refuses"
+run "$work/clock.log" "$work/refused.tkt" > "$work/oref" 2>&1; rc=$?
+tkgen=$real
+[ $rc -ne 0 ] && grep -q "refused for the test" "$work/oref" && grep -q "w/checked.tkt: tkgen check refuses the table this run chose" "$work/oref" &&
+  [ "$(cksum < "$work/refused.tkt")" = "$sum" ] && [ ! -e "$work/refused.tkt.lock" ] && grep -q '^row ' "$work/w/checked.tkt" && ok ||
+  bad "a table tkgen refuses: exit $rc: $(tail -3 "$work/oref")"
 # a row set by hand (evidence pinned) and its note survive a retune of the table that has them
 # (--table; the same cut run): the row unchanged, ahead of the grid's rows, the note after the retune's
 awk '$1 == "row" && $2 == "*" && !p { print "row 5..6 1..3 * 4x4 1 8 4 16 yes n n pinned yes"; p = 1 }

@@ -659,3 +659,16 @@ const tkt_row *table_match(const tkt_table *t, unsigned long long m, unsigned lo
         if (tkt_row_has(&t->rows[i], m, n, k)) return &t->rows[i];
     return &t->rows[t->n - 1];
 }
+
+int table_builds(const profile_opts *o, const isa_desc *isa, const tkt_table *t, char *path, size_t cap)
+{
+    char cmd[3500];
+    FILE *f;
+    snprintf(path, cap, "%s/checked.tkt", o->work);
+    if (!(f = fopen(path, "w")) || !write_table(f, t, isa) || fclose(f) != 0) {
+        fprintf(stderr, "tktune: cannot write %s\n", path);
+        return 0;
+    }
+    snprintf(cmd, sizeof cmd, "'%s' check --root '%s' '%s'", o->tkgen, g_root, path);
+    return system(cmd) == 0;
+}

@@ -35,6 +35,10 @@ int shape_probe_build(shape_probe *p, const profile_opts *o, const isa_desc *isa
 int exact_probe_build(shape_probe *p, const profile_opts *o, const isa_desc *isa, const tkt_table *t,
                       const tkt_row *cands, int nc, unsigned long long m, unsigned long long n, unsigned long long k,
                       int compile);
+/* 1 when tkgen takes table t as a build would (`tkgen check`: the rows, their cut rows, the select
+ * tree); t is written to WORK/checked.tkt first and stays there, so a table tkgen refuses is kept
+ * for the reader. A tuner writes no table that the build then stops on. */
+int table_builds(const profile_opts *o, const isa_desc *isa, const tkt_table *t, char *path, size_t cap);
 /* Runs the compile commands of n probes built with compile 0, up to `jobs` at once; 0 with a message
  * when one fails. */
 int probes_compile(shape_probe *const *ps, int n, int jobs);
