@@ -24,6 +24,9 @@ m4_define(<@tkm_ukr_header_begin@>, <@#ifndef TK_GEN_UKR_F32_AVX512F_H
 #define TKI_KEEP_AVX512F(v) ((void)0)
 #endif
 
+/* what a kernel reads for its bias when there is none: zeros for the widest tile (NV <= 15) */
+static const float tki_zero_row_avx512f[256] TKI_ALIGNED(64) TKI_UNUSED = {0};
+
 /* the lanes of a vector of `lanes` (8 or 16) whose columns first.. are < n */
 static inline TKM_TARGET unsigned tki_mask_avx512f(size_t n, size_t first, size_t lanes)
 {
@@ -189,12 +192,33 @@ m4_define(<@_tkm_avx512_loops@>, <@m4_pushdef(<@TKM_MASKB@>, <@$1@>)m4_dnl
 m4_ifelse(TKM_MR, 1, <@tkm_kloop(<@_tkm_avx512_step@>)@>, <@tkm_kloop_late(<@_tkm_avx512_step@>, <@tkm_fetch_c(16, 3)@>, 512)@>)m4_dnl
 m4_popdef(<@TKM_MASKB@>)@>)
 
-m4_dnl # _tkm_avx512_store(EXPR-OF-ROW-I-VECTOR-V): one masked store per accumulator of the valid rows
+m4_dnl # _tkm_avx512_rows(EXPR-OF-ROW-I-VECTOR-V[, ROW-PROLOGUE]): one masked store per accumulator of
+m4_dnl # the valid rows, the prologue's statements first in each row
 m4_define(<@_tkm_avx512_rows@>, <@tkm_for(<@TKM_I@>, 0, TKM_MR - 1, <@            if (_tkm_keep) {
+$2<@@>m4_dnl
 tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@                $1
 @>)m4_dnl
             }
 @>)@>)
+
+m4_dnl # The bias of a tile whose accumulators, B vectors, alpha and beta leave no room for NV bias
+m4_dnl # vectors (4x96, 5x80: MR * NV + NV + 2 = 32) is read again for every row (an L1 hit, a memory
+m4_dnl # operand of the multiply-add) through a pointer the compiler cannot see through: with NV bias
+m4_dnl # vectors live beside the accumulators GCC 12 spilled some of them inside the k loop, and level 0
+m4_dnl # on spr ran 1.04-1.07x faster so (in L1, k = 64 and 256). Other tiles keep them in registers:
+m4_dnl # per row, 8x48 and 12x32 ran 0.95-0.99x. No bias reads zeros (tki_zero_row_avx512f).
+m4_define(<@_tkm_avx512_bias_per_row@>, <@m4_eval(TKM_NV > TKM_ISA_HALF && TKM_MR * TKM_NV + TKM_NV + 2 > 31)@>)
+m4_dnl # the bias's statements before the stores, each row's (_tkm_avx512_rows' prologue), and vector
+m4_dnl # TKM_V of it in a row
+m4_define(<@_tkm_avx512_bias_setup@>, <@m4_ifelse(_tkm_avx512_bias_per_row, 1, <@m4_dnl
+        const float *const bias = aux->bias ? aux->bias : tki_zero_row_avx512f;
+@>, <@tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@        const _tkm_vt bias_<@@>TKM_V = aux->bias ? _tkm_avx512_ld(<@aux->bias + m4_eval(TKM_V * 16)@>) : _tkm_w<@@>_setzero_ps();
+@>)@>)@>)
+m4_define(<@_tkm_avx512_bias_row@>, <@m4_ifelse(_tkm_avx512_bias_per_row, 1, <@m4_dnl
+                const float *bias_row = bias;
+                TKI_OPAQUE(bias_row);
+@>)@>)
+m4_define(<@_tkm_avx512_bias@>, <@m4_ifelse(_tkm_avx512_bias_per_row, 1, <@_tkm_avx512_ld(<@bias_row + m4_eval(TKM_V * 16)@>)@>, <@bias_<@@>TKM_V@>)@>)
 
 m4_dnl # the columns of a whole tile of flavour y (8 lanes) or z (an h body is never whole: below)
 m4_define(<@_tkm_avx512_full@>, <@m4_eval(TKM_NV * m4_ifelse(TKM_FL, y, 8, 16))@>)
@@ -237,19 +261,26 @@ _tkm_avx512_loops(1)    }
     {
         const _tkm_svt va = _tkm_sw<@@>_set1_ps(aux->alpha);
 m4_ifelse(TKM_DIRECT, 1, <@@>, <@_tkm_avx512_masks<@@>@>)m4_dnl
-tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@        const _tkm_vt bias_<@@>TKM_V = aux->bias ? _tkm_avx512_ld(<@aux->bias + m4_eval(TKM_V * 16)@>) : _tkm_w<@@>_setzero_ps();
-@>)m4_dnl
+_tkm_avx512_bias_setup<@@>m4_dnl
         if (aux->beta == 0.0f && aux->alpha == 1.0f && !aux->bias) {
             /* the plain product: one multiply-add less on every accumulator's path to memory */
 _tkm_avx512_rows(<@_tkm_avx512_st(<@c + _tkm_crow * ldc + m4_eval(TKM_V * 16)@>, <@tkm_acc(TKM_I, TKM_V)@>)@>)m4_dnl
         } else if (aux->beta == 0.0f) {
-_tkm_avx512_rows(<@_tkm_avx512_st(<@c + _tkm_crow * ldc + m4_eval(TKM_V * 16)@>, <@_tkm_w<@@>_fmadd_ps(_tkm_sc(va), tkm_acc(TKM_I, TKM_V), bias_<@@>TKM_V)@>)@>)m4_dnl
+_tkm_avx512_rows(<@_tkm_avx512_st(<@c + _tkm_crow * ldc + m4_eval(TKM_V * 16)@>, <@_tkm_w<@@>_fmadd_ps(_tkm_sc(va), tkm_acc(TKM_I, TKM_V), _tkm_avx512_bias)@>)@>, <@_tkm_avx512_bias_row@>)m4_dnl
         } else {
             const _tkm_svt vb = _tkm_sw<@@>_set1_ps(aux->beta);
-_tkm_avx512_rows(<@_tkm_avx512_st(<@c + _tkm_crow * ldc + m4_eval(TKM_V * 16)@>, <@_tkm_w<@@>_fmadd_ps(_tkm_sc(vb), _tkm_avx512_ld(<@c + _tkm_crow * ldc + m4_eval(TKM_V * 16)@>), _tkm_w<@@>_fmadd_ps(_tkm_sc(va), tkm_acc(TKM_I, TKM_V), bias_<@@>TKM_V))@>)@>)m4_dnl
+_tkm_avx512_rows(<@_tkm_avx512_st(<@c + _tkm_crow * ldc + m4_eval(TKM_V * 16)@>, <@_tkm_w<@@>_fmadd_ps(_tkm_sc(vb), _tkm_avx512_ld(<@c + _tkm_crow * ldc + m4_eval(TKM_V * 16)@>), _tkm_w<@@>_fmadd_ps(_tkm_sc(va), tkm_acc(TKM_I, TKM_V), _tkm_avx512_bias))@>)@>, <@_tkm_avx512_bias_row@>)m4_dnl
         }
     }
 @>)
+
+m4_dnl # A tile of 28 accumulators or more (14x32) has its half flavour (n <= (NV - 1) * 16 + 8) out of
+m4_dnl # line: in the same function, the two bodies' accumulators made GCC 12 spill some of the full
+m4_dnl # body's inside its k loop (15 multiply-adds from the stack), and level 0 on spr ran 1.07-1.09x
+m4_dnl # faster out of line (in L1, k = 64 and 256). Smaller tiles keep it in line, with no call on the
+m4_dnl # way to a few columns: out of line, 8x48 and 12x32 ran the same, and 9x48 0.97-0.98x (it then
+m4_dnl # spilled more, not less).
+m4_define(<@_tkm_avx512_half_ool@>, <@m4_eval(TKM_NV > 1 && TKM_NV <= TKM_ISA_HALF && TKM_MR * TKM_NV >= 28)@>)
 
 m4_dnl # _tkm_avx512_kernel(NAME, MR, NV, KU, DIRECT, PF): the body both forms share; PF > 0 prefetches B
 m4_dnl # that many rows ahead in every k step (tkm_prefetch_b)
@@ -257,6 +288,15 @@ m4_define(<@_tkm_avx512_kernel@>, <@m4_dnl
 m4_pushdef(<@TKM_MR@>, <@$2@>)m4_pushdef(<@TKM_NV@>, <@$3@>)m4_pushdef(<@TKM_KU@>, <@$4@>)m4_pushdef(<@TKM_DIRECT@>, <@$5@>)m4_pushdef(<@TKM_PF@>, <@$6@>)m4_dnl
 m4_pushdef(<@TKM_ONEROW@>, m4_eval(TKM_DIRECT && TKM_MR == 1))m4_dnl
 m4_pushdef(<@TKM_GROUPED@>, m4_eval(TKM_DIRECT && TKM_MR >= _tkm_group_min))m4_dnl
+m4_pushdef(<@TKM_KNAME@>, <@$1@>)m4_dnl
+m4_pushdef(<@TKM_HALF_OOL@>, _tkm_avx512_half_ool)m4_dnl
+m4_ifelse(TKM_HALF_OOL, 1, <@m4_dnl
+/* the tile's flavour for n <= (NV - 1) * 16 + 8 columns (a 256-bit last vector), out of line */
+static TKI_NOINLINE TKI_UNUSED TKM_TARGET void $1<@@>_h(TKI_UKR_PARAMS)
+{
+_tkm_avx512_prelude<@@>m4_pushdef(<@TKM_FL@>, <@h@>)_tkm_avx512_body<@@>m4_popdef(<@TKM_FL@>)m4_dnl
+}
+@>)m4_dnl
 static inline TKM_TARGET tkm_ukr_attrs<@@>void $1(TKI_UKR_PARAMS)
 {
 _tkm_ukr_narrow_to(16, <@_tkm_avx512_narrow_of@>)m4_dnl
@@ -275,15 +315,15 @@ _tkm_ukr_narrow_to(16, <@_tkm_avx512_narrow_of@>)m4_dnl
     $1<@@>_ool(k, a, b, ldb, c, ldc, m, n, aux);
 }
 @>)@>)m4_dnl
-m4_popdef(<@TKM_MR@>)m4_popdef(<@TKM_NV@>)m4_popdef(<@TKM_KU@>)m4_popdef(<@TKM_DIRECT@>)m4_popdef(<@TKM_PF@>)m4_popdef(<@TKM_ONEROW@>)m4_popdef(<@TKM_GROUPED@>)m4_dnl
+m4_popdef(<@TKM_MR@>)m4_popdef(<@TKM_NV@>)m4_popdef(<@TKM_KU@>)m4_popdef(<@TKM_DIRECT@>)m4_popdef(<@TKM_PF@>)m4_popdef(<@TKM_ONEROW@>)m4_popdef(<@TKM_GROUPED@>)m4_popdef(<@TKM_KNAME@>)m4_popdef(<@TKM_HALF_OOL@>)m4_dnl
 @>)
 m4_dnl # the kernel a tile that needs W vectors narrows to (W, KU, DIRECT, PF after MR): a direct one of
 m4_dnl # several vectors out of line (its own column test would pass; only its body runs), so that the
 m4_dnl # by-name kernel is compiled only where sweeps and exact-shape instances inline it
 m4_define(<@_tkm_avx512_narrow_of@>, <@m4_ifelse(m4_eval($4 && $2 > 1), 1, <@tkm_ukr_direct_name($1, $2, $3, $5)<@@>_ool@>, <@tkm_ukr_name_of($1, $2, $3, $4, $5)@>)@>)
 
-m4_dnl # _tkm_avx512_kernel_body: a kernel's statements after its column test (TKM_MR, ... pushed)
-m4_define(<@_tkm_avx512_kernel_body@>, <@m4_dnl
+m4_dnl # _tkm_avx512_prelude: the statements before a kernel's k loops, its flavours' common start
+m4_define(<@_tkm_avx512_prelude@>, <@m4_dnl
     size_t p = 0;
 m4_ifelse(TKM_GROUPED, 1, <@m4_dnl
     /* direct form, A rows in place through groups of four rows (the template says why) */
@@ -301,12 +341,24 @@ tkm_for(<@TKM_I@>, 0, TKM_MR - 1, <@    const float *TKI_RESTRICT a_<@@>TKM_I = 
 m4_dnl # before the k loop: C into L2, whose latency a deep tile hides (a one-row tile: into L1, and not again)
     if (k >= 32)
 tkm_fetch_c(16, m4_ifelse(TKM_MR, 1, 3, 2))m4_dnl
+@>)
+
+m4_dnl # _tkm_avx512_kernel_body: a kernel's statements after its column test (TKM_MR, ... pushed):
+m4_dnl # a tile of many accumulators calls its half flavour out of line, before its own prelude
+m4_define(<@_tkm_avx512_kernel_body@>, <@m4_dnl
+m4_ifelse(TKM_HALF_OOL, 1, <@m4_dnl
+    if (n <= m4_eval((TKM_NV - 1) * 16 + 8)) {
+        TKM_KNAME<@@>_h(k, a, b, ldb, c, ldc, m, n, aux);
+        return;
+    }
+@>)m4_dnl
+_tkm_avx512_prelude<@@>m4_dnl
 m4_ifelse(TKM_NV, 1, <@m4_dnl
     if (n <= 8) {
 m4_pushdef(<@TKM_FL@>, <@y@>)_tkm_avx512_body<@@>m4_popdef(<@TKM_FL@>)m4_dnl
         return;
     }
-@>, m4_eval(TKM_NV <= TKM_ISA_HALF), 1, <@m4_dnl
+@>, m4_eval(TKM_NV <= TKM_ISA_HALF && !TKM_HALF_OOL), 1, <@m4_dnl
     /* a narrower tile took n <= (NV - 1) * 16 above */
     if (n <= m4_eval((TKM_NV - 1) * 16 + 8)) {
 m4_pushdef(<@TKM_FL@>, <@h@>)_tkm_avx512_body<@@>m4_popdef(<@TKM_FL@>)m4_dnl
