@@ -281,6 +281,8 @@ m4_dnl # faster out of line (in L1, k = 64 and 256). Smaller tiles keep it in li
 m4_dnl # way to a few columns: out of line, 8x48 and 12x32 ran the same, and 9x48 0.97-0.98x (it then
 m4_dnl # spilled more, not less).
 m4_define(<@_tkm_avx512_half_ool@>, <@m4_eval(TKM_NV > 1 && TKM_NV <= TKM_ISA_HALF && TKM_MR * TKM_NV >= 28)@>)
+m4_dnl # the most columns the half flavour takes: its last vector holds at most 8
+m4_define(<@_tkm_avx512_half_max@>, <@m4_eval((TKM_NV - 1) * 16 + 8)@>)
 
 m4_dnl # _tkm_avx512_kernel(NAME, MR, NV, KU, DIRECT, PF): the body both forms share; PF > 0 prefetches B
 m4_dnl # that many rows ahead in every k step (tkm_prefetch_b)
@@ -289,8 +291,7 @@ m4_pushdef(<@TKM_MR@>, <@$2@>)m4_pushdef(<@TKM_NV@>, <@$3@>)m4_pushdef(<@TKM_KU@
 m4_pushdef(<@TKM_ONEROW@>, m4_eval(TKM_DIRECT && TKM_MR == 1))m4_dnl
 m4_pushdef(<@TKM_GROUPED@>, m4_eval(TKM_DIRECT && TKM_MR >= _tkm_group_min))m4_dnl
 m4_pushdef(<@TKM_KNAME@>, <@$1@>)m4_dnl
-m4_pushdef(<@TKM_HALF_OOL@>, _tkm_avx512_half_ool)m4_dnl
-m4_ifelse(TKM_HALF_OOL, 1, <@m4_dnl
+m4_ifelse(_tkm_avx512_half_ool, 1, <@m4_dnl
 /* the tile's flavour for n <= (NV - 1) * 16 + 8 columns (a 256-bit last vector), out of line */
 static TKI_NOINLINE TKI_UNUSED TKM_TARGET void $1<@@>_h(TKI_UKR_PARAMS)
 {
@@ -315,7 +316,7 @@ _tkm_ukr_narrow_to(16, <@_tkm_avx512_narrow_of@>)m4_dnl
     $1<@@>_ool(k, a, b, ldb, c, ldc, m, n, aux);
 }
 @>)@>)m4_dnl
-m4_popdef(<@TKM_MR@>)m4_popdef(<@TKM_NV@>)m4_popdef(<@TKM_KU@>)m4_popdef(<@TKM_DIRECT@>)m4_popdef(<@TKM_PF@>)m4_popdef(<@TKM_ONEROW@>)m4_popdef(<@TKM_GROUPED@>)m4_popdef(<@TKM_KNAME@>)m4_popdef(<@TKM_HALF_OOL@>)m4_dnl
+m4_popdef(<@TKM_MR@>)m4_popdef(<@TKM_NV@>)m4_popdef(<@TKM_KU@>)m4_popdef(<@TKM_DIRECT@>)m4_popdef(<@TKM_PF@>)m4_popdef(<@TKM_ONEROW@>)m4_popdef(<@TKM_GROUPED@>)m4_popdef(<@TKM_KNAME@>)m4_dnl
 @>)
 m4_dnl # the kernel a tile that needs W vectors narrows to (W, KU, DIRECT, PF after MR): a direct one of
 m4_dnl # several vectors out of line (its own column test would pass; only its body runs), so that the
@@ -346,8 +347,8 @@ tkm_fetch_c(16, m4_ifelse(TKM_MR, 1, 3, 2))m4_dnl
 m4_dnl # _tkm_avx512_kernel_body: a kernel's statements after its column test (TKM_MR, ... pushed):
 m4_dnl # a tile of many accumulators calls its half flavour out of line, before its own prelude
 m4_define(<@_tkm_avx512_kernel_body@>, <@m4_dnl
-m4_ifelse(TKM_HALF_OOL, 1, <@m4_dnl
-    if (n <= m4_eval((TKM_NV - 1) * 16 + 8)) {
+m4_ifelse(_tkm_avx512_half_ool, 1, <@m4_dnl
+    if (n <= _tkm_avx512_half_max) {
         TKM_KNAME<@@>_h(k, a, b, ldb, c, ldc, m, n, aux);
         return;
     }
@@ -358,9 +359,9 @@ m4_ifelse(TKM_NV, 1, <@m4_dnl
 m4_pushdef(<@TKM_FL@>, <@y@>)_tkm_avx512_body<@@>m4_popdef(<@TKM_FL@>)m4_dnl
         return;
     }
-@>, m4_eval(TKM_NV <= TKM_ISA_HALF && !TKM_HALF_OOL), 1, <@m4_dnl
+@>, m4_eval(TKM_NV <= TKM_ISA_HALF && !_tkm_avx512_half_ool), 1, <@m4_dnl
     /* a narrower tile took n <= (NV - 1) * 16 above */
-    if (n <= m4_eval((TKM_NV - 1) * 16 + 8)) {
+    if (n <= _tkm_avx512_half_max) {
 m4_pushdef(<@TKM_FL@>, <@h@>)_tkm_avx512_body<@@>m4_popdef(<@TKM_FL@>)m4_dnl
         return;
     }
