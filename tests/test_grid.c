@@ -1,6 +1,6 @@
 /* The retune's shape grid (tune/buckets.c): its cells cover every (m, n, k) exactly once, decode
  * shapes (m <= 16, n > 512) have a cell of their own row count, the wide cells of 17..deep_m rows are
- * split in depth at deep_k (and only those), and merging the cells' winners into table rows loses no
+ * split in depth at deep_k (and only those), cells of a large C at shallow_k, and merging the cells' winners into table rows loses no
  * cell's choice: a shape's first matching row makes its cell's decision. same_code tells configurations
  * that run the same code on a shape (blocks it cuts away aside) from those that do not. */
 #include "../tune/buckets.h"
@@ -8,61 +8,10 @@
 
 static int contains(range r, unsigned long long v) { return r.lo <= v && v <= r.hi; }
 
-int main(void)
+/* each cell's corners and middle find its own decision first among the merged rows */
+static void check_rows(const grid_cell *cells, int nc, const tkt_row *win, const tkt_row *rows, int nr)
 {
-    static grid_cell cells[GRID_MAX + 1];
-    static tkt_row win[GRID_MAX], rows[GRID_MAX];
-    tkt_init();
-    const unsigned long long deep_k = 2048, deep_m = 596;
-    int whole = grid_cells(cells, GRID_MAX + 1, 2048, 0, 0);
-    int nc = grid_cells(cells, GRID_MAX + 1, 2048, deep_k, deep_m);
-    TKT_CHECK(nc > 0 && nc <= GRID_MAX, "%d cells, room for %d", nc, GRID_MAX);
-    /* bands 17..32 to 257..512 split their open cell */
-    TKT_CHECK(nc == whole + 5, "%d cells split in depth, %d without: 5 wide cells should split", nc, whole);
-
-    /* the edges, one either side of each, and random points */
-    static const unsigned long long edge[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 13, 16, 17, 32, 33, 64, 65, 128, 129, 256,
-                                              257, 511, 512, 513, 1024, 1025, 2048, 4096, 11008, 100000};
-    const int ne = (int)(sizeof edge / sizeof edge[0]);
-    for (int t = 0; t < ne * ne * 3 + 2000; t++) {
-        static const unsigned long long ke[3] = {1, 2048, 2049};
-        unsigned long long m = t < ne * ne * 3 ? edge[t / 3 / ne] : tkt_range(1, 3000);
-        unsigned long long n = t < ne * ne * 3 ? edge[t / 3 % ne] : tkt_range(1, 20000);
-        unsigned long long k = t < ne * ne * 3 ? ke[t % 3] : tkt_range(1, 9000);
-        int hits = 0, at = -1;
-        for (int i = 0; i < nc; i++)
-            if (contains(cells[i].m, m) && contains(cells[i].n, n) && contains(cells[i].k, k)) hits++, at = i;
-        TKT_CHECK(hits == 1, "%llux%llux%llu lies in %d cells", m, n, k, hits);
-        if (hits != 1) continue;
-        const int split = m > 16 && n > 1024 && cells[at].m.hi <= deep_m;
-        TKT_CHECK(split ? (k <= deep_k ? cells[at].k.lo == 1 && cells[at].k.hi == deep_k : cells[at].k.lo == deep_k + 1 && cells[at].k.hi == TK_SIZE_INF)
-                        : cells[at].k.lo == 1 && cells[at].k.hi == TK_SIZE_INF,
-                  "%llux%llux%llu lies in a cell of depths %llu..%llu", m, n, k, cells[at].k.lo, cells[at].k.hi);
-        if (m <= 16 && n > 512)
-            TKT_CHECK(cells[at].m.lo == m && cells[at].m.hi == m, "decode %llux%llu in the cell of %llu..%llu rows", m,
-                      n, cells[at].m.lo, cells[at].m.hi);
-        /* the representative shape is in its cell, or at the open end */
-        TKT_CHECK(cells[at].ms >= (double)cells[at].m.lo && (cells[at].m.hi == TK_SIZE_INF || cells[at].ms == (double)cells[at].m.hi),
-                  "cell %d stands for %.0f rows", at, cells[at].ms);
-    }
-
-    /* winners that vary by row count and width, equal over runs of n: rows merge, decisions stay */
-    for (int i = 0; i < nc; i++) {
-        memset(&win[i], 0, sizeof win[i]);
-        win[i].m = cells[i].m, win[i].n = cells[i].n, win[i].k = cells[i].k;
-        win[i].mr = (unsigned)(cells[i].m.lo % 7) + 1;
-        /* the deep side of a split cell decides differently (else nothing tells a merge across it) */
-        win[i].packb = cells[i].k.lo > 1;
-        win[i].nr = cells[i].n.lo > 512 ? 64 : cells[i].n.lo > 64 ? 32 : 16;
-        win[i].kc = 256, win[i].mc = win[i].mr, win[i].nc = win[i].nr, win[i].split = 'm', win[i].order = 'n';
-    }
-    int nr = merge_grid(win, nc, rows, GRID_MAX);
-    TKT_CHECK(nr > 0 && nr < nc, "%d rows from %d cells: equal neighbours not merged", nr, nc);
-    TKT_CHECK(nr > 0 && rows[nr - 1].m.lo == 1 && rows[nr - 1].m.hi == TK_SIZE_INF && rows[nr - 1].n.lo == 1 &&
-                  rows[nr - 1].n.hi == TK_SIZE_INF && rows[nr - 1].k.lo == 1 && rows[nr - 1].k.hi == TK_SIZE_INF,
-              "the last row is not the catch-all");
     for (int i = 0; i < nc && nr > 0; i++) {
-        /* each cell's corners and middle find its own decision first */
         unsigned long long ms[3] = {cells[i].m.lo, cells[i].m.hi == TK_SIZE_INF ? 5000 : cells[i].m.hi,
                                     (cells[i].m.lo + (cells[i].m.hi == TK_SIZE_INF ? 5000 : cells[i].m.hi)) / 2};
         unsigned long long ns[3] = {cells[i].n.lo, cells[i].n.hi == TK_SIZE_INF ? 30000 : cells[i].n.hi,
@@ -77,6 +26,89 @@ int main(void)
                               ms[a], ns[b], ks[c], i, r);
                 }
     }
+}
+
+int main(void)
+{
+    static grid_cell cells[GRID_MAX + 1];
+    static tkt_row win[GRID_MAX], rows[GRID_MAX];
+    tkt_init();
+    const unsigned long long deep_k = 2048, deep_m = 596, shallow_k = 32;
+    int whole = grid_cells(cells, GRID_MAX + 1, 2048, 0, 0, 0);
+    int split_only = grid_cells(cells, GRID_MAX + 1, 2048, deep_k, deep_m, 0);
+    int nc = grid_cells(cells, GRID_MAX + 1, 2048, deep_k, deep_m, shallow_k);
+    TKT_CHECK(nc > 0 && nc <= GRID_MAX, "%d cells, room for %d", nc, GRID_MAX);
+    /* bands 17..32 to 257..512 split their open cell */
+    TKT_CHECK(split_only == whole + 5, "%d cells split in depth, %d without: 5 wide cells should split", split_only, whole);
+    /* a C of 32768 floats or more at the cell's smallest corner: 33.. x 1025.., 65.. x 513.., 129.. x
+     * 257.., 257.. x 129.., 513.. x 65.., 1025.. x 33.. and every wider cell of those bands: 21 */
+    TKT_CHECK(nc == split_only + 21, "%d cells with a shallow side, %d without: 21 cells should have one", nc, split_only);
+
+    /* the edges, one either side of each, and random points */
+    static const unsigned long long edge[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 13, 16, 17, 32, 33, 64, 65, 128, 129, 256,
+                                              257, 511, 512, 513, 1024, 1025, 2048, 4096, 11008, 100000};
+    static const unsigned long long ke[] = {1, 32, 33, 2048, 2049};
+    const int ne = (int)(sizeof edge / sizeof edge[0]), nke = (int)(sizeof ke / sizeof ke[0]);
+    for (int t = 0; t < ne * ne * nke + 2000; t++) {
+        unsigned long long m = t < ne * ne * nke ? edge[t / nke / ne] : tkt_range(1, 3000);
+        unsigned long long n = t < ne * ne * nke ? edge[t / nke % ne] : tkt_range(1, 20000);
+        unsigned long long k = t < ne * ne * nke ? ke[t % nke] : tkt_range(1, 9000);
+        int hits = 0, at = -1;
+        for (int i = 0; i < nc; i++)
+            if (contains(cells[i].m, m) && contains(cells[i].n, n) && contains(cells[i].k, k)) hits++, at = i;
+        TKT_CHECK(hits == 1, "%llux%llux%llu lies in %d cells", m, n, k, hits);
+        if (hits != 1) continue;
+        const int split = m > 16 && n > 1024 && cells[at].m.hi <= deep_m;
+        const int big_c = (double)cells[at].m.lo * (double)cells[at].n.lo >= GRID_SHALLOW_C;
+        const unsigned long long lo = big_c && k > shallow_k ? shallow_k + 1 : 1;
+        const unsigned long long want_lo = split && k > deep_k ? deep_k + 1 : lo,
+                                 want_hi = big_c && k <= shallow_k ? shallow_k : split && k <= deep_k ? deep_k : TK_SIZE_INF;
+        TKT_CHECK(cells[at].k.lo == want_lo && cells[at].k.hi == want_hi,
+                  "%llux%llux%llu lies in a cell of depths %llu..%llu, not %llu..%llu", m, n, k, cells[at].k.lo,
+                  cells[at].k.hi, want_lo, want_hi);
+        if (m <= 16 && n > 512)
+            TKT_CHECK(cells[at].m.lo == m && cells[at].m.hi == m, "decode %llux%llu in the cell of %llu..%llu rows", m,
+                      n, cells[at].m.lo, cells[at].m.hi);
+        /* the representative shape is in its cell, or at the open end */
+        TKT_CHECK(cells[at].ms >= (double)cells[at].m.lo && (cells[at].m.hi == TK_SIZE_INF || cells[at].ms == (double)cells[at].m.hi),
+                  "cell %d stands for %.0f rows", at, cells[at].ms);
+    }
+
+    /* winners that vary by row count and width, equal over runs of n: rows merge, decisions stay */
+    for (int i = 0; i < nc; i++) {
+        memset(&win[i], 0, sizeof win[i]);
+        win[i].m = cells[i].m, win[i].n = cells[i].n, win[i].k = cells[i].k;
+        win[i].mr = (unsigned)(cells[i].m.lo % 7) + 1;
+        /* each side of a split cell decides differently (else nothing tells a merge across it) */
+        win[i].packb = cells[i].k.lo > 1;
+        win[i].order = cells[i].k.hi == shallow_k ? 'm' : 'n';
+        win[i].nr = cells[i].n.lo > 512 ? 64 : cells[i].n.lo > 64 ? 32 : 16;
+        win[i].kc = 256, win[i].mc = win[i].mr, win[i].nc = win[i].nr, win[i].split = 'm';
+    }
+    int nr = merge_grid(win, nc, rows, GRID_MAX);
+    TKT_CHECK(nr > 0 && nr < nc, "%d rows from %d cells: equal neighbours not merged", nr, nc);
+    TKT_CHECK(nr > 0 && rows[nr - 1].m.lo == 1 && rows[nr - 1].m.hi == TK_SIZE_INF && rows[nr - 1].n.lo == 1 &&
+                  rows[nr - 1].n.hi == TK_SIZE_INF && rows[nr - 1].k.lo == 1 && rows[nr - 1].k.hi == TK_SIZE_INF,
+              "the last row is not the catch-all");
+    check_rows(cells, nc, win, rows, nr);
+    int shallow_rows = 0;
+    for (int r = 0; r < nr; r++) shallow_rows += rows[r].k.hi == shallow_k;
+    TKT_CHECK(shallow_rows > 0, "no row of depths 1..%llu: the shallow cells' own choices were lost", shallow_k);
+    /* a shallow cell that chose as its deeper side did is joined to it: no row of its own */
+    for (int i = 0; i < nc; i++)
+        if (win[i].k.hi == shallow_k)
+            for (int j = i + 1; j < nc; j++)
+                if (win[j].m.lo == win[i].m.lo && win[j].n.lo == win[i].n.lo && win[j].k.lo == shallow_k + 1) {
+                    const range k = win[i].k;
+                    win[i] = win[j], win[i].k = k;
+                    break;
+                }
+    nr = merge_grid(win, nc, rows, GRID_MAX);
+    check_rows(cells, nc, win, rows, nr);
+    shallow_rows = 0;
+    for (int r = 0; r < nr; r++) shallow_rows += rows[r].k.lo == 1 && rows[r].k.hi == shallow_k;
+    TKT_CHECK(nr > 0 && shallow_rows == 0, "%d rows of depths 1..%llu where their deeper side decides the same",
+              shallow_rows, shallow_k);
     {
         /* same_code: blocks the shape cuts away do not make two configurations different code */
         tkt_row a, b;

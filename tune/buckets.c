@@ -103,22 +103,39 @@ static int add_cell(grid_cell *cells, int cap, int n, range m, range nr, range k
 /* A wide B with more than a few rows: read in place while it stays in the cache, packed once it
  * streams from memory (128x4096x4096: 6x64 in place 180 GFLOP/s, 4x96 packed 203-206; at depth 256
  * the in-place tile won, and the cell's one row had to serve both, so the geometric mean over its
- * shapes kept the in-place tile). The depth split lets each side keep its own. */
-int grid_cells(grid_cell *cells, int cap, double open, unsigned long long deep_k, unsigned long long deep_m)
+ * shapes kept the in-place tile). The depth split lets each side keep its own.
+ * A large C of few depths is another regime: each product writes C once and does a few FMAs per
+ * element, so the order the tiles write C in sets the pace, and the grid measured every cell 256
+ * deep or more. The BLIS order (row tiles inner) writes mc rows a few lines each before it moves
+ * right, more streams than the prefetchers follow; column tiles inner (order 'm') write C row tile
+ * by row tile. On the spr host, session 46, that order ran 1200x1200x8 1.7x, 2000x1500x4 1.7x,
+ * 300x3000x16 1.5x and 64x4096x8 1.25x as fast, 1200x1200x64 1.10x, but 1200x1200x256 0.95x and
+ * 1200x1200x1024 0.43x (B's kc x nc panel no longer in L2). Such cells get a shallow side of their
+ * own, which the tuner measures at shallow depths with both orders (retune.c). */
+int grid_cells(grid_cell *cells, int cap, double open, unsigned long long deep_k, unsigned long long deep_m,
+               unsigned long long shallow_k)
 {
-    const range all = {1, TK_SIZE_INF}, shallow = {1, deep_k}, deep = {deep_k + 1, TK_SIZE_INF};
+    const range all = {1, TK_SIZE_INF}, shallow = {1, shallow_k};
     int n = 0;
     for (unsigned a = 0; a < NM; a++) {
         const range m = {a ? m_hi[a - 1] + 1 : 1, m_hi[a] ? m_hi[a] : TK_SIZE_INF};
         const int fine = m.hi <= FINE_M && m.hi > m.lo;
+        int big_c[NN];
         for (unsigned b = 0; b < NN; b++) {
             const range nr = {b ? n_hi[b - 1] + 1 : 1, n_hi[b] ? n_hi[b] : TK_SIZE_INF};
+            big_c[b] = shallow_k && !(fine && nr.lo > FINE_N) && (double)m.lo * (double)nr.lo >= GRID_SHALLOW_C;
+            if (big_c[b]) n = add_cell(cells, cap, n, m, nr, shallow, open);
+        }
+        for (unsigned b = 0; b < NN; b++) {
+            const range nr = {b ? n_hi[b - 1] + 1 : 1, n_hi[b] ? n_hi[b] : TK_SIZE_INF};
+            const range rest = {big_c[b] ? shallow_k + 1 : 1, TK_SIZE_INF};
             if (fine && nr.lo > FINE_N) continue;
-            if (deep_k && nr.hi == TK_SIZE_INF && m.lo > FINE_M && m.hi <= deep_m) {
-                n = add_cell(cells, cap, n, m, nr, shallow, open);
+            if (deep_k && deep_k > rest.lo && nr.hi == TK_SIZE_INF && m.lo > FINE_M && m.hi <= deep_m) {
+                const range upper = {rest.lo, deep_k}, deep = {deep_k + 1, TK_SIZE_INF};
+                n = add_cell(cells, cap, n, m, nr, upper, open);
                 n = add_cell(cells, cap, n, m, nr, deep, open);
             } else {
-                n = add_cell(cells, cap, n, m, nr, all, open);
+                n = add_cell(cells, cap, n, m, nr, big_c[b] ? rest : all, open);
             }
         }
         /* the band's decode cells after its others, row count by row count (merge_grid joins a run
@@ -221,17 +238,33 @@ int model_best(const isa_desc *isa, const cand_caps *k, const model_machine *h, 
 
 int merge_grid(const tkt_row *cells, int ncells, tkt_row *rows, int cap)
 {
-    int n = 0;
+    static tkt_row kept[GRID_MAX];
+    int n = 0, nk = 0;
+    if (ncells > GRID_MAX) return -1;
+    /* A cell whose choice is that of the cell on its deeper side (same m and n ranges, the depths
+     * that follow its own) is joined to it: one row for both depths, as if the grid had not split
+     * them. That side comes later in the grid, so the joined row keeps its place. */
+    for (int i = 0; i < ncells; i++) kept[i] = cells[i];
+    for (int i = 0; i < ncells; i++) {
+        int j = i + 1;
+        while (j < ncells && !(kept[j].m.lo == kept[i].m.lo && kept[j].m.hi == kept[i].m.hi &&
+                               kept[j].n.lo == kept[i].n.lo && kept[j].n.hi == kept[i].n.hi &&
+                               kept[i].k.hi != TK_SIZE_INF && kept[j].k.lo == kept[i].k.hi + 1))
+            j++;
+        if (j < ncells && same_choice(&kept[i], &kept[j])) kept[j].k.lo = kept[i].k.lo, kept[i].k.lo = 0;
+    }
+    for (int i = 0; i < ncells; i++)
+        if (kept[i].k.lo) kept[nk++] = kept[i];
     /* a run of cells of one m range and one k range, adjacent in n, with one winner becomes one row */
-    for (int b = 0; b < ncells;) {
+    for (int b = 0; b < nk;) {
         int e = b;
-        while (e + 1 < ncells && cells[e + 1].m.lo == cells[b].m.lo && cells[e + 1].m.hi == cells[b].m.hi &&
-               cells[e + 1].k.lo == cells[b].k.lo && cells[e + 1].k.hi == cells[b].k.hi &&
-               cells[e + 1].n.lo == cells[e].n.hi + 1 && same_choice(&cells[b], &cells[e + 1]))
+        while (e + 1 < nk && kept[e + 1].m.lo == kept[b].m.lo && kept[e + 1].m.hi == kept[b].m.hi &&
+               kept[e + 1].k.lo == kept[b].k.lo && kept[e + 1].k.hi == kept[b].k.hi &&
+               kept[e + 1].n.lo == kept[e].n.hi + 1 && same_choice(&kept[b], &kept[e + 1]))
             e++;
         if (n < cap) {
-            rows[n] = cells[b];
-            rows[n].n.hi = cells[e].n.hi;
+            rows[n] = kept[b];
+            rows[n].n.hi = kept[e].n.hi;
         }
         n++;
         b = e + 1;
@@ -249,7 +282,7 @@ int choose_rows(const isa_desc *isa, const cand_caps *k, const model_machine *h,
     static grid_cell cells[GRID_MAX];
     static tkt_row grid[GRID_MAX];
     static const double ks[3] = {64, 512, 4096};
-    int nc = grid_cells(cells, GRID_MAX, 4096, 0, 0);
+    int nc = grid_cells(cells, GRID_MAX, 4096, 0, 0, 0);
     if (n0 <= 0) return 0;
     for (int i = 0; i < nc; i++) {
         tkt_row *win = &grid[i];

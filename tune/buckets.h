@@ -24,12 +24,17 @@ typedef struct {
     double ms, ns;
 } grid_cell;
 
-/* The grid's buckets, m-major (for each m band its cells in n order, then its decode cells, one m
- * range each), an open-ended range represented by `open`; returns how many there are (<= GRID_MAX).
- * deep_k > 0: the open-n cell of each band of more than 16 rows and at most deep_m is two cells,
- * depths 1..deep_k and deep_k + 1 and up (shallow first). */
-#define GRID_MAX 192
-int grid_cells(grid_cell *cells, int cap, double open, unsigned long long deep_k, unsigned long long deep_m);
+/* The grid's buckets, m-major (for each m band its shallow cells, then its cells in n order, then its
+ * decode cells, one m range each), an open-ended range represented by `open`; returns how many there
+ * are (<= GRID_MAX). deep_k > 0: the open-n cell of each band of more than 16 rows and at most
+ * deep_m is two cells, depths up to deep_k and deep_k + 1 and up (shallow first). shallow_k > 0:
+ * each cell whose C holds GRID_SHALLOW_C floats or more at its smallest corner is two, depths
+ * 1..shallow_k (in the band's shallow cells) and shallow_k + 1 and up. The cells partition the
+ * shapes: every m x n x k lies in exactly one. */
+#define GRID_MAX 224
+#define GRID_SHALLOW_C 32768
+int grid_cells(grid_cell *cells, int cap, double open, unsigned long long deep_k, unsigned long long deep_m,
+               unsigned long long shallow_k);
 /* 1 when two rows make the same decisions (ranges aside). */
 int same_choice(const tkt_row *a, const tkt_row *b);
 /* The blocks the driver runs an m x n x k product with, one thread (templates/gemm-f32-blocked.h.m4):
@@ -51,8 +56,10 @@ int same_code(const tkt_row *a, const tkt_row *b, double crowd, double m, double
  * place is also ranked prefetching B (pf = TUNE_PF_ROWS), where the ISA has prefetching kernels. */
 int model_best(const isa_desc *isa, const cand_caps *k, const model_machine *h, const measured_l0 *l0, int n0,
                double ms, double ns, const double *ks, int nks, int cold, tkt_row *out, int want);
-/* One winner per grid cell (as grid_cells orders them) to rows: cells next to each other in that
- * order, of one m range and one k range and adjacent in n, with the same winner merged, the last row made the catch-all; returns the count (-1: cap too small). */
+/* One winner per grid cell (as grid_cells orders them) to rows: a cell with the winner of its deeper
+ * side (same m and n ranges, the next depths) joined to it, then cells next to each other in that
+ * order, of one m range and one k range and adjacent in n, with the same winner merged, the last row
+ * made the catch-all; returns the count (-1: cap too small). */
 int merge_grid(const tkt_row *cells, int ncells, tkt_row *rows, int cap);
 /* Rows for the grid's buckets, merged, last row the catch-all; returns the count (-1: cap too small). */
 int choose_rows(const isa_desc *isa, const cand_caps *k, const model_machine *h, const measured_l0 *l0, int n0,

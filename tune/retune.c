@@ -56,6 +56,8 @@
 #define DOT_MAX_N 64 /* points at most this wide (exact) or cells no wider also try the dot form */
 #define SMALL_MN 64 /* cells no taller and no wider measure their middle shape shallow (SMALL_K deep at least) */
 #define SMALL_K 16
+#define SHALLOW_K 32 /* cells with a large C split their depths here (grid_cells); measured at 32, 16 and 8 */
+#define ORDER_TWINS 8 /* candidates of a shallow point that are also tried in the other order */
 #define PRIOR_CUT 0.92 /* a candidate recent runs read under this fraction of the point's best is left out */
 #define OPEN_TOP_MIN 512 /* an open cell's top corner is a power of two at least this wide (floats: rows 2 KiB apart or more) */
 
@@ -78,6 +80,7 @@ typedef struct {
     int inc;                /* the incumbent a challenger must beat: 0, or the twin of a tall cand[0] */
     int noisy;              /* a streamed point measured while another machine used the memory: kept */
     int skipped;            /* an exact shape outside --rows: not measured, its row kept */
+    int shallow;            /* the shallow side of a cell with a large C: candidates in both orders */
 } point;
 
 /* One run per record log (so per CPU) at a time: an exclusive lock on the log itself, held for the
@@ -261,6 +264,19 @@ static void add_one(point *p, const tkt_row *r)
     for (int i = 0; i < p->nc; i++)
         if (same_choice(&p->cand[i], r)) return;
     if (p->nc < MAXC) p->cand[p->nc++] = *r;
+}
+
+/* The model ranks configurations in one order, row tiles inner (the BLIS order, which keeps a B
+ * micro-panel in L1); at a shallow point, where writing C sets the pace (grid_cells), the first
+ * ORDER_TWINS candidates are also tried with column tiles inner, which write C a row tile at a time. */
+static void add_order_twins(point *p)
+{
+    int n = p->nc;
+    for (int j = 0; j < n && j < ORDER_TWINS; j++) {
+        tkt_row r = p->cand[j];
+        r.order = r.order == 'm' ? 'n' : 'm';
+        add_one(p, &r);
+    }
 }
 
 /* A tile taller than every m the point serves also brings its twin cut to the point's height, which
@@ -716,7 +732,10 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
      * such corner: its cells stay whole. */
     const double kb = depth_past_llc(k, STREAM_N);
     const unsigned long long deep_k = o->estimated ? 0 : (unsigned long long)(kb / 2);
-    int ncells = grid_cells(cells, GRID_MAX, maxdim, deep_k, (unsigned long long)(BIGB_FLOP / (2.0 * STREAM_N * kb)));
+    /* an estimated run has no order twins (the model does not tell the orders apart): no shallow cells */
+    const unsigned long long shallow_k = o->estimated ? 0 : SHALLOW_K;
+    int ncells = grid_cells(cells, GRID_MAX, maxdim, deep_k, (unsigned long long)(BIGB_FLOP / (2.0 * STREAM_N * kb)),
+                            shallow_k);
     if (o->shapes && (np = read_shape_points(o->shapes, pts, 0, MAXPTS - ncells)) < 0) return 1;
     int nexact = np;
     for (int i = 0; i < ncells; i++, np++) {
@@ -724,7 +743,7 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
         memset(p, 0, sizeof *p);
         /* the cell's top corner at two depths, and its middle (geometric, in m, n and k): a winner
          * must hold across the bucket, not only at its edge */
-        const int deep = cells[i].k.lo > 1;
+        const int deep = deep_k && cells[i].k.lo == deep_k + 1, shallow = shallow_k && cells[i].k.hi == shallow_k;
         double hm = fmin(cells[i].ms, maxdim), hn = fmin(cells[i].ns, maxdim), k1 = fmin(256, maxdim), k2 = fmin(2048, maxdim);
         /* An open cell (n past the grid's edge) stands for the widths models use, whose rows of B lie
          * a multiple of 1 KiB apart or more (768, 2048, 3072, 4096, 11008, 14336 floats) and alias
@@ -743,6 +762,8 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
             hn = top;
         }
         if (deep) k1 = k2 = kb;
+        /* a shallow cell (a large C, few depths): its deepest and a quarter of that, the middle between */
+        if (shallow) k1 = (double)shallow_k, k2 = fmax(1, (double)(shallow_k / 4)), p->shallow = 1;
         double mm = round(sqrt((double)cells[i].m.lo * hm)), mn = round(sqrt((double)cells[i].n.lo * hn));
         /* LLM decode: up to STREAM_M rows against a weight matrix that comes from memory, as every
          * layer's weights do once per token. Such a cell is measured with its operands rotated out of
@@ -821,6 +842,7 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
         if (p->stream) add_stream_blocks(p);
         add_prefetch_twins(p, isa);
         add_tall_siblings(p, isa);
+        if (p->shallow) add_order_twins(p);
         /* the model's own ranking at the large-B corner too: there it weighs packing B differently */
         if (p->bigb && nml > 0) {
             tkt_row big[MAXC - 1];
