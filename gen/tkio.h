@@ -12,7 +12,7 @@
 #define MAXCPU 64
 #define MAXISA 16
 #define TK_SIZE_INF ((unsigned long long)-1)
-#define TKT_MAX_NOTES 8 /* `note` lines a table holds */
+#define TKT_MAX_NOTES 12 /* `note` lines a table holds (four are a retune's own, the rest pinned rows' reasons) */
 #define TKT_DOT 2 /* tkt_row.packa of a dot-form row */
 
 extern int n_errors;        /* errors reported so far */

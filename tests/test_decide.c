@@ -60,10 +60,12 @@ static void pinned_rows(void)
     TKT_CHECK(nt.nnotes == 4 && !strcmp(nt.notes[3], "pinned: 4 x 1025.. 2x64 by hand") && !strcmp(nt.notes[0], "own note 0"),
               "the pinned note follows the retune's own (%d notes)", nt.nnotes);
     /* more pinned notes than fit beside the retune's own: refused, with the reason */
-    for (int i = 0; i < 5; i++) snprintf(old.notes[old.nnotes++], sizeof old.notes[0], "pinned: reason %d", i);
+    for (int i = 0; i < TKT_MAX_NOTES - RETUNE_OWN_NOTES; i++)
+        snprintf(old.notes[old.nnotes++], sizeof old.notes[0], "pinned: reason %d", i);
     nt.nnotes = RETUNE_OWN_NOTES;
     TKT_CHECK(!retune_keep_pinned(&old, &nt, why, sizeof why) && strstr(why, "pinned notes"),
-              "6 pinned notes and 4 of the retune's own should not fit in 8: %s", why);
+              "%d pinned notes and %d of the retune's own should not fit in %d: %s", TKT_MAX_NOTES - RETUNE_OWN_NOTES + 1,
+              RETUNE_OWN_NOTES, TKT_MAX_NOTES, why);
 }
 
 static void expect(double r0, double r1, double r2, int nsh, int want, const char *why)
