@@ -1,7 +1,7 @@
 #!/bin/sh
 # From a record log to a table (tune/buckets.c): the table tktune writes passes tkgen's checks, uses
 # only measured microkernels, ends with the catch-all row; a held lock stops a second writer and
-# leaves the table intact; a log without measurements is refused; calibrate --against scores another
+# leaves the table intact; a table tkgen check refuses is not written; a log without measurements is refused; calibrate --against scores another
 # log's groups; records of other code (another
 # kernels= fingerprint, or none: written before fingerprints) are ignored, as are measured level-0
 # results that do not name the kernel they timed (before session 34: 2x6) and the bandwidths of
@@ -33,7 +33,10 @@ tk-record 1 op=gemm dtype=f32 cpu=generic isa=scalar level=0 tile=2x4vec ku=4 fo
 tk-record 1 op=gemm dtype=f32 cpu=generic isa=scalar level=0 tile=2x8vec ku=4 form=packed kc=256 result=ok gflops=99.00 spread=0.01 timed=tki_ukr_test evidence=measured load=0.1 date=1
 tk-record 1 op=gemm dtype=f32 cpu=generic isa=scalar level=0 tile=2x6vec ku=4 form=packed kc=256 result=ok gflops=99.00 spread=0.01 $fp evidence=measured load=0.1 date=1
 LOG
-"$tktune" table --root "$root" --cpu generic --log "$log" --out "$out" > "$work/o1" 2>&1 && ok || bad "table: $(cat "$work/o1")"
+tw="--tkgen $tkgen --work $work/tw"
+"$tktune" table --root "$root" --cpu generic --log "$log" --out "$out" $tw > "$work/o1" 2>&1 && ok || bad "table: $(cat "$work/o1")"
+# the table tkgen checked inside the run is the one written
+cmp -s "$work/tw/checked.tkt" "$out" && ok || bad "the written table is not the one tkgen checked"
 "$tkgen" check --root "$root" "$out" > "$work/o2" 2>&1 && ok || bad "tkgen check: $(cat "$work/o2")"
 # the bandwidths are this host's, swept with this build's loads: the later records of another host,
 # of none, or of a sweep with no width (narrower loads, before session 15), no latencies or no half-width
@@ -59,9 +62,18 @@ tail -n 1 "$out" | awk '$1 == "row" && $2 == "*" && $3 == "*" && $4 == "*" { exi
 grep -q '^source       measured$' "$out" && ok || bad "source is not 'measured'"
 sum=$(cksum < "$out")
 : > "$out.lock"
-if "$tktune" table --root "$root" --cpu generic --log "$log" --out "$out" > "$work/o3" 2>&1; then bad "wrote through a held lock"
+if "$tktune" table --root "$root" --cpu generic --log "$log" --out "$out" $tw > "$work/o3" 2>&1; then bad "wrote through a held lock"
 else grep -q "lock" "$work/o3" && [ "$(cksum < "$out")" = "$sum" ] && ok || bad "lock: $(cat "$work/o3")"; fi
 rm -f "$out.lock"
-if "$tktune" table --root "$root" --cpu generic --log "$work/empty.log" --out "$work/x.tkt" > "$work/o4" 2>&1; then bad "a log without records was accepted"
+# a table tkgen refuses is not written: the old one stays, byte for byte
+printf '#!/bin/sh\n[ "$1" = check ] && { echo "refused for the test" >&2; exit 1; }\nexec "%s" "$@"\n' "$tkgen" > "$work/tkgen-refuses"
+chmod +x "$work/tkgen-refuses"
+if "$tktune" table --root "$root" --cpu generic --log "$log" --out "$out" --tkgen "$work/tkgen-refuses" --work "$work/tw" > "$work/o8" 2>&1; then bad "wrote a table tkgen refused"
+else grep -q "refused for the test" "$work/o8" && grep -q "tkgen check refuses the table the model chose" "$work/o8" &&
+  [ "$(cksum < "$out")" = "$sum" ] && ok || bad "a refused table: $(tail -2 "$work/o8")"; fi
+# without tkgen (no check possible) nothing is written either
+if "$tktune" table --root "$root" --cpu generic --log "$log" --out "$work/y.tkt" > "$work/o9" 2>&1; then bad "table without --tkgen was accepted"
+else [ ! -e "$work/y.tkt" ] && ok || bad "a table was written without tkgen's check"; fi
+if "$tktune" table --root "$root" --cpu generic --log "$work/empty.log" --out "$work/x.tkt" $tw > "$work/o4" 2>&1; then bad "a log without records was accepted"
 else [ ! -e "$work/x.tkt" ] && ok || bad "a table was written from nothing"; fi
 finish tune_table

@@ -14,6 +14,7 @@
 #include "estimate.h"
 #include "evaluate.h"
 #include "machine.h"
+#include "measure.h"
 #include "profile.h"
 #include "retune.h"
 
@@ -26,7 +27,7 @@ static void usage(void)
 {
     fprintf(stderr, "usage: tktune candidates --root DIR --cpu CPU [--list]\n"
                     "       tktune machine --root DIR --cpu CPU [--log FILE]\n"
-                    "       tktune table --root DIR --cpu CPU --log FILE --out TABLE\n"
+                    "       tktune table --root DIR --cpu CPU --log FILE --out TABLE --tkgen PATH --work DIR\n"
                     "       tktune calibrate --root DIR --cpu CPU --log FILE [--against FILE]\n"
                     "       tktune profile --root DIR --cpu CPU --log FILE --work DIR --tkgen PATH [--cc CC]\n"
                     "                      [--budget N] [--timeout S] [--kc K]\n"
@@ -181,7 +182,7 @@ int main(int argc, char **argv)
         calib_info ci;
         char err[1300], date[32], desc[600];
         time_t now = time(NULL);
-        if (!o.log || (!out_path && !strcmp(cmd, "table"))) usage();
+        if (!o.log || (!strcmp(cmd, "table") && (!out_path || !o.tkgen || !o.work))) usage();
         int n = read_level0(o.log, cpu, ml, 4096);
         if (n == 0) die("%s has no successful level-0 record for %s: run tktune profile first", o.log, cpu);
         model_machine h = calib_machine(o.log, cpu, &t, &k, ml, n, &ci);
@@ -211,6 +212,12 @@ int main(int argc, char **argv)
         snprintf(nt.notes[nt.nnotes++], sizeof nt.notes[0], "blocks: Helix model over bandwidths %s (L2 %.3g, L3 %.3g, DRAM %.3g B/s)", ci.have_bw ? "measured" : "assumed from dram_gbs", h.bw_l2, h.bw_l3, h.bw_dram);
         /* rows set by hand stay, as a retune keeps them */
         if (!retune_keep_pinned(&t, &nt, err, sizeof err)) die("%s: %s", t.path, err);
+        /* as a retune does: tkgen checks the table (and builds its select tree) before it replaces
+         * the old one, so no table the build refuses is ever written */
+        mkdir(o.work, 0777);
+        char checked[1200];
+        if (!table_builds(&o, isa, &nt, checked, sizeof checked))
+            die("%s: tkgen check refuses the table the model chose (above): %s is unchanged", checked, out_path);
         if (!write_table_atomically(out_path, &nt, isa, err, sizeof err)) die("%s", err);
         printf("tktune: wrote %s (%d rows)\n", out_path, nt.n);
         return 0;
