@@ -82,6 +82,12 @@ static const unsigned long long m_hi[] = {1, 4, 6, 8, 12, 16, 32, 64, 128, 256, 
 static const unsigned long long n_hi[] = {8, 12, 16, 24, 32, 64, 128, 256, 512, 1024, 0};
 #define NM (sizeof m_hi / sizeof m_hi[0])
 #define NN (sizeof n_hi / sizeof n_hi[0])
+/* band i of the upper bounds hi (0 ends them: open) */
+static range band(const unsigned long long *hi, unsigned i)
+{
+    const range r = {i ? hi[i - 1] + 1 : 1, hi[i] ? hi[i] : TK_SIZE_INF};
+    return r;
+}
 /* Decode (at most FINE_M rows against B rows wider than FINE_N floats) gets a cell per row count:
  * there a tile's dead rows cost a whole pass over a B that comes from memory, and the best tile at a
  * band's bottom is not the one at its top (9x48 against 6x64 at 9 rows of 9..12: 1.35x at
@@ -118,16 +124,16 @@ int grid_cells(grid_cell *cells, int cap, double open, unsigned long long deep_k
     const range all = {1, TK_SIZE_INF}, shallow = {1, shallow_k};
     int n = 0;
     for (unsigned a = 0; a < NM; a++) {
-        const range m = {a ? m_hi[a - 1] + 1 : 1, m_hi[a] ? m_hi[a] : TK_SIZE_INF};
+        const range m = band(m_hi, a);
         const int fine = m.hi <= FINE_M && m.hi > m.lo;
         int big_c[NN];
         for (unsigned b = 0; b < NN; b++) {
-            const range nr = {b ? n_hi[b - 1] + 1 : 1, n_hi[b] ? n_hi[b] : TK_SIZE_INF};
+            const range nr = band(n_hi, b);
             big_c[b] = shallow_k && !(fine && nr.lo > FINE_N) && (double)m.lo * (double)nr.lo >= GRID_SHALLOW_C;
             if (big_c[b]) n = add_cell(cells, cap, n, m, nr, shallow, open);
         }
         for (unsigned b = 0; b < NN; b++) {
-            const range nr = {b ? n_hi[b - 1] + 1 : 1, n_hi[b] ? n_hi[b] : TK_SIZE_INF};
+            const range nr = band(n_hi, b);
             const range rest = {big_c[b] ? shallow_k + 1 : 1, TK_SIZE_INF};
             if (fine && nr.lo > FINE_N) continue;
             if (deep_k && deep_k > rest.lo && nr.hi == TK_SIZE_INF && m.lo > FINE_M && m.hi <= deep_m) {
@@ -142,7 +148,7 @@ int grid_cells(grid_cell *cells, int cap, double open, unsigned long long deep_k
          * of cells of one m range) */
         for (unsigned long long r = m.lo; fine && r <= m.hi; r++)
             for (unsigned b = 0; b < NN; b++) {
-                const range one = {r, r}, nr = {b ? n_hi[b - 1] + 1 : 1, n_hi[b] ? n_hi[b] : TK_SIZE_INF};
+                const range one = {r, r}, nr = band(n_hi, b);
                 if (nr.lo > FINE_N) n = add_cell(cells, cap, n, one, nr, all, open);
             }
     }

@@ -7,6 +7,7 @@
  * instance). Each measurement runs in its own child process with a time limit, checks its result,
  * and becomes one line of the record log. */
 #include "measure.h"
+#include "buckets.h"
 
 #include "../bench/cold.h"
 
@@ -671,4 +672,16 @@ int table_builds(const profile_opts *o, const isa_desc *isa, const tkt_table *t,
     }
     snprintf(cmd, sizeof cmd, "'%s' check --root '%s' '%s'", o->tkgen, g_root, path);
     return system(cmd) == 0;
+}
+
+int table_replace(const profile_opts *o, const isa_desc *isa, const tkt_table *t, const char *out, const char *chooser,
+                  char *err, size_t errcap)
+{
+    char checked[1200];
+    mkdir(o->work, 0777);
+    if (!table_builds(o, isa, t, checked, sizeof checked)) {
+        snprintf(err, errcap, "%s: tkgen check refuses the table %s chose (above): %s is unchanged", checked, chooser, out);
+        return 0;
+    }
+    return write_table_atomically(out, t, isa, err, errcap);
 }

@@ -39,6 +39,11 @@ int exact_probe_build(shape_probe *p, const profile_opts *o, const isa_desc *isa
  * tree); t is written to WORK/checked.tkt first and stays there, so a table tkgen refuses is kept
  * for the reader. A tuner writes no table that the build then stops on. */
 int table_builds(const profile_opts *o, const isa_desc *isa, const tkt_table *t, char *path, size_t cap);
+/* Replaces the table at `out` with t (write_table_atomically) once table_builds passes it; 0 with
+ * a message in err otherwise (naming `chooser`, what chose t), `out` unchanged. The one way the
+ * tuner writes a table. */
+int table_replace(const profile_opts *o, const isa_desc *isa, const tkt_table *t, const char *out, const char *chooser,
+                  char *err, size_t errcap);
 /* Runs the compile commands of n probes built with compile 0, up to `jobs` at once; 0 with a message
  * when one fails. */
 int probes_compile(shape_probe *const *ps, int n, int jobs);

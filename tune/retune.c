@@ -1093,9 +1093,7 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
     if (!retune_keep_pinned(t, &nt, err, sizeof err)) die("%s: %s", t->path, err);
     /* tkgen checks the table before it replaces the old one: session 44 wrote a catch-all that the
      * build then refused, after nine minutes of measurements */
-    if (!table_builds(po, isa, &nt, path, sizeof path))
-        die("%s: tkgen check refuses the table this run chose (above): %s is unchanged", path, o->out);
-    if (!write_table_atomically(o->out, &nt, isa, err, sizeof err)) die("%s", err);
+    if (!table_replace(po, isa, &nt, o->out, "this run", err, sizeof err)) die("%s", err);
     {
         FILE *lf = fopen(po->log, "a");
         if (!lf) die("cannot append to %s", po->log);
