@@ -505,6 +505,29 @@ static inline TKM_TARGET int tki_gemm_f32_tile1_<@@>TKM_CPU<@@>_$1(const tki_gem
 {
 _tkm_tile1_body(<@tkm_ukr_direct_name($5, $6, $7, $9)@>)m4_dnl
 }
+m4_ifelse(m4_eval($2 > $5 && $2 % $5 == 1), 1, <@@>, <@m4_dnl
+/* Row $1's tiles one after another, each a call of its microkernel named, where A and B are read in
+ * place and k is one block: the blocked driver would make the same calls out of line, every size
+ * and leading dimension a run-time value there; here they are constants, and the calls inline.
+ * (Not for a last row tile of one row, which the driver gives the one-row kernel.) */
+static inline TKM_TARGET int tki_gemm_f32_tiles_<@@>TKM_CPU<@@>_$1(const tki_gemm_cfg *cfg, const tki_gemm_args *g)
+{
+    const size_t nr = (size_t)cfg->nv * (tkm_vl_f32);
+    size_t i, j;
+    if (!(tki_gemm_a_in_place(cfg, g, TKM_L1_WAYS) && tki_gemm_b_direct(cfg, g) && g->k <= tki_gemm_kc(cfg, g, TKM_B_CROWD_BYTES)))
+        return 0;
+    if (cfg->order == 0x6d) {
+        for (i = 0; i < $2; i += cfg->mr)
+            for (j = 0; j < $3; j += nr)
+                tki_gemm_f32_tile1_<@@>TKM_CPU<@@>_$1(cfg, g, i, tki_min(i + cfg->mr, $2), j, tki_min(j + nr, $3));
+    } else {
+        for (j = 0; j < $3; j += nr)
+            for (i = 0; i < $2; i += cfg->mr)
+                tki_gemm_f32_tile1_<@@>TKM_CPU<@@>_$1(cfg, g, i, tki_min(i + cfg->mr, $2), j, tki_min(j + nr, $3));
+    }
+    return 1;
+}
+@>)m4_dnl
 @>)m4_dnl
 /* Row $1 matches $2 x $3 x $4 only: validates d with that shape constant (the checks fold to a few
  * compares), then computes into *st and returns 1; returns 0 when the generic entry must run instead.
@@ -538,6 +561,9 @@ m4_ifelse(m4_eval($4 > $7), 1, <@m4_dnl
     /* a one-tile shape only misses the single-tile path when an operand is transposed: leave that
      * to the generic driver, so this instance stays a single kernel call (no frame, no spills) */
     if ($2 <= cfg->mr && $3 <= (size_t)cfg->nv * (tkm_vl_f32) && $4 <= cfg->kc && cfg->ukr_direct) return 0;
+m4_ifelse($8, 0, <@m4_ifelse(m4_eval($2 > $5 && $2 % $5 == 1), 1, <@@>, <@m4_dnl
+    if (tki_gemm_f32_tiles_<@@>TKM_CPU<@@>_$1(cfg, &g)) return 1;
+@>)@>)m4_dnl
     tki_gemm_f32_blocked_<@@>TKM_CPU<@@>(cfg, &g, 0, $2, 0, $3, ws, ws_floats, 1);
     return 1;
 }
