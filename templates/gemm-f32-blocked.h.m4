@@ -516,6 +516,7 @@ static inline TKM_TARGET int tki_gemm_f32_tiles_<@@>TKM_CPU<@@>_$1(const tki_gem
     size_t i, j;
     if (!(tki_gemm_a_in_place(cfg, g, TKM_L1_WAYS) && tki_gemm_b_direct(cfg, g) && g->k <= tki_gemm_kc(cfg, g, TKM_B_CROWD_BYTES)))
         return 0;
+    /* each tile passes the single-tile path's tests: those above, and a tile of at most mr x nr */
     if (cfg->order == 0x6d) {
         for (i = 0; i < $2; i += cfg->mr)
             for (j = 0; j < $3; j += nr)
@@ -742,8 +743,7 @@ static TKI_NOINLINE TKI_UNUSED TKM_TARGET tk_status tki_gemm_f32_plain_slow_<@@>
  * the others only when a hash of the shape, (m + 3n + 5k) mod 64, is one of theirs: a shape
  * without a row then pays one test and the hash instead of a compare per row (12 rows: 5x5x5
  * 1.055x the chosen driver's time, mostly those compares). The code this adds to a call site
- * is a compare per exact row, and the leading-dimension test and two calls (exactnn): keep exact
- * rows few. */
+ * is a compare per exact row and a call: keep exact rows few. */
 static inline TKI_ALWAYS_INLINE TKI_UNUSED tk_status tki_gemm_f32_plain_body_<@@>TKM_CPU<@@>(tk_trans transa, tk_trans transb,
         size_t m, size_t n, size_t k, float alpha, const float *a, size_t lda, const float *b, size_t ldb, float beta,
         float *c, size_t ldc)

@@ -562,8 +562,7 @@ static TKI_NOINLINE TKI_UNUSED  tk_status tki_gemm_f32_plain_slow_generic(tk_tra
  * the others only when a hash of the shape, (m + 3n + 5k) mod 64, is one of theirs: a shape
  * without a row then pays one test and the hash instead of a compare per row (12 rows: 5x5x5
  * 1.055x the chosen driver's time, mostly those compares). The code this adds to a call site
- * is a compare per exact row, and the leading-dimension test and two calls (exactnn): keep exact
- * rows few. */
+ * is a compare per exact row and a call: keep exact rows few. */
 static inline TKI_ALWAYS_INLINE TKI_UNUSED tk_status tki_gemm_f32_plain_body_generic(tk_trans transa, tk_trans transb,
         size_t m, size_t n, size_t k, float alpha, const float *a, size_t lda, const float *b, size_t ldb, float beta,
         float *c, size_t ldc)
