@@ -77,13 +77,17 @@ m4_define(<@tkm_gemm_rows_end@>, <@m4_dnl
 #define TKI_GEMM_F32_ROWS_<@@>TKM_CPU<@@>(X)<@@>TKM_ROWS
 @>)
 
+m4_dnl # _tkm_direct_in_place: the test of a call (cfg, g) whose tiles the direct-form kernel can each make
+m4_dnl # in one call: A and B read in place, k one block (the single-tile path, and an exact row's tiles)
+m4_define(<@_tkm_direct_in_place@>, <@tki_gemm_a_in_place(cfg, g, TKM_L1_WAYS) && tki_gemm_b_direct(cfg, g) && g->k &&
+          g->k <= tki_gemm_kc(cfg, g, TKM_B_CROWD_BYTES)@>)
+
 m4_dnl # _tkm_tile1_body(KERNEL): the single-tile path's statements, KERNEL being the direct-form
 m4_dnl # microkernel (the row's pointer, or its name where the row is known, so it can be inlined)
 m4_define(<@_tkm_tile1_body@>, <@m4_dnl
     tki_ukr_aux aux;
     float *ct;
-    if (!(tki_gemm_a_in_place(cfg, g, TKM_L1_WAYS) && tki_gemm_b_direct(cfg, g) &&
-          i1 - i0 <= cfg->mr && j1 - j0 <= (size_t)cfg->nv * (tkm_vl_f32) && g->k && g->k <= tki_gemm_kc(cfg, g, TKM_B_CROWD_BYTES)))
+    if (!(i1 - i0 <= cfg->mr && j1 - j0 <= (size_t)cfg->nv * (tkm_vl_f32) && _tkm_direct_in_place))
         return 0;
     ct = g->c + i0 * g->ldc + j0;
     aux.alpha = g->alpha;
@@ -484,6 +488,10 @@ m4_define(<@_tkm_exactnn_if@>, <@if (m == $2 && n == $3 && k == $4) return tki_g
 m4_dnl # _tkm_exact_hash(M, N, K): the hash of a shape the plain entry filters exact rows by, before the
 m4_dnl # mod 64; one expression for the mask the generator builds (m4_eval) and the C that tests it
 m4_define(<@_tkm_exact_hash@>, <@$1 + 3 * ($2) + 5 * ($3)@>)
+m4_dnl # _tkm_exact_tiles(M, MR): 1 when an exact row of M rows in tiles of MR runs its tiles itself
+m4_dnl # (tki_gemm_f32_tiles): not when its last row tile is one row, which the blocked driver gives the
+m4_dnl # one-row kernel
+m4_define(<@_tkm_exact_tiles@>, <@m4_eval(!($1 > $2 && $1 % $2 == 1))@>)
 m4_dnl # _tkm_exactnn_body(ID, M, N, K, LDA, LDB, LDC): the body of row ID's plain instance, written
 m4_dnl # once for the instance on contiguous operands (leading dimensions constant) and the one on any
 m4_dnl # others
@@ -505,18 +513,17 @@ static inline TKM_TARGET int tki_gemm_f32_tile1_<@@>TKM_CPU<@@>_$1(const tki_gem
 {
 _tkm_tile1_body(<@tkm_ukr_direct_name($5, $6, $7, $9)@>)m4_dnl
 }
-m4_ifelse(m4_eval($2 > $5 && $2 % $5 == 1), 1, <@@>, <@m4_dnl
+m4_ifelse(_tkm_exact_tiles($2, $5), 1, <@m4_dnl
 /* Row $1's tiles one after another, each a call of its microkernel named, where A and B are read in
  * place and k is one block: the blocked driver would make the same calls out of line, every size
  * and leading dimension a run-time value there; here they are constants, and the calls inline.
- * (Not for a last row tile of one row, which the driver gives the one-row kernel.) */
+ * The single-tile path's tests are the one below and a tile of at most mr x nr, so each tile
+ * passes them once this one has. */
 static inline TKM_TARGET int tki_gemm_f32_tiles_<@@>TKM_CPU<@@>_$1(const tki_gemm_cfg *cfg, const tki_gemm_args *g)
 {
     const size_t nr = (size_t)cfg->nv * (tkm_vl_f32);
     size_t i, j;
-    if (!(tki_gemm_a_in_place(cfg, g, TKM_L1_WAYS) && tki_gemm_b_direct(cfg, g) && g->k <= tki_gemm_kc(cfg, g, TKM_B_CROWD_BYTES)))
-        return 0;
-    /* each tile passes the single-tile path's tests: those above, and a tile of at most mr x nr */
+    if (!(_tkm_direct_in_place)) return 0;
     if (cfg->order == 0x6d) {
         for (i = 0; i < $2; i += cfg->mr)
             for (j = 0; j < $3; j += nr)
@@ -562,7 +569,7 @@ m4_ifelse(m4_eval($4 > $7), 1, <@m4_dnl
     /* a one-tile shape only misses the single-tile path when an operand is transposed: leave that
      * to the generic driver, so this instance stays a single kernel call (no frame, no spills) */
     if ($2 <= cfg->mr && $3 <= (size_t)cfg->nv * (tkm_vl_f32) && $4 <= cfg->kc && cfg->ukr_direct) return 0;
-m4_ifelse($8, 0, <@m4_ifelse(m4_eval($2 > $5 && $2 % $5 == 1), 1, <@@>, <@m4_dnl
+m4_ifelse($8, 0, <@m4_ifelse(_tkm_exact_tiles($2, $5), 1, <@m4_dnl
     if (tki_gemm_f32_tiles_<@@>TKM_CPU<@@>_$1(cfg, &g)) return 1;
 @>)@>)m4_dnl
     tki_gemm_f32_blocked_<@@>TKM_CPU<@@>(cfg, &g, 0, $2, 0, $3, ws, ws_floats, 1);

@@ -256,8 +256,8 @@ static inline TKI_ALWAYS_INLINE  int tki_gemm_f32_tile1_generic(const tki_gemm_c
 {
     tki_ukr_aux aux;
     float *ct;
-    if (!(tki_gemm_a_in_place(cfg, g, 8) && tki_gemm_b_direct(cfg, g) &&
-          i1 - i0 <= cfg->mr && j1 - j0 <= (size_t)cfg->nv * (1) && g->k && g->k <= tki_gemm_kc(cfg, g, 131072)))
+    if (!(i1 - i0 <= cfg->mr && j1 - j0 <= (size_t)cfg->nv * (1) && tki_gemm_a_in_place(cfg, g, 8) && tki_gemm_b_direct(cfg, g) && g->k &&
+          g->k <= tki_gemm_kc(cfg, g, 131072)))
         return 0;
     ct = g->c + i0 * g->ldc + j0;
     aux.alpha = g->alpha;
