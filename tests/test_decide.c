@@ -4,8 +4,9 @@
  * the margin anywhere, a failure anywhere, or ties everywhere keep the previous row. The same rule
  * decides whether a tile taller than the cell's rows stays in the race beside its twin cut to those
  * rows (retune_keep_tall). The depth of a narrow decode cell's warm corner keeps B in half of L2
- * (retune_hot_depth). Rows set by hand (evidence `pinned`) and their notes survive the retune's new
+ * (grid_hot_depth). Rows set by hand (evidence `pinned`) and their notes survive the retune's new
  * table, after its exact rows and before its grid rows (retune_keep_pinned). */
+#include "../tune/buckets.h"
 #include "../tune/retune.h"
 #include "tktest.h"
 
@@ -103,14 +104,14 @@ int main(void)
     TKT_CHECK(!retune_keep_tall(near, twin, 3, 2), "a tall tile within the noise of its twin should go");
     TKT_CHECK(!retune_keep_tall(lost, twin, 3, 2), "a tall tile that failed at one shape should go");
     /* the warm corner: B in half of L2, a multiple of 64 deep, 64 to 512 */
-    TKT_CHECK(retune_hot_depth(1u << 20, 512) == 256, "1 MiB L2, B 512 wide: 256 deep (B 512 KiB), got %.0f",
-              retune_hot_depth(1u << 20, 512));
-    TKT_CHECK(retune_hot_depth(512u << 10, 300) == 192, "512 KiB L2, B 300 wide: 192 deep, got %.0f",
-              retune_hot_depth(512u << 10, 300));
-    TKT_CHECK(4.0 * 300 * retune_hot_depth(512u << 10, 300) <= (512u << 10) / 2, "B must fit half of L2");
-    TKT_CHECK(retune_hot_depth(2u << 20, 512) == 512, "2 MiB L2: the full 512 deep, got %.0f", retune_hot_depth(2u << 20, 512));
-    TKT_CHECK(retune_hot_depth(32u << 20, 512) == 512, "never deeper than 512, got %.0f", retune_hot_depth(32u << 20, 512));
-    TKT_CHECK(retune_hot_depth(256u << 10, 4096) == 64, "never shallower than 64, got %.0f", retune_hot_depth(256u << 10, 4096));
+    TKT_CHECK(grid_hot_depth(1u << 20, 512) == 256, "1 MiB L2, B 512 wide: 256 deep (B 512 KiB), got %.0f",
+              grid_hot_depth(1u << 20, 512));
+    TKT_CHECK(grid_hot_depth(512u << 10, 300) == 192, "512 KiB L2, B 300 wide: 192 deep, got %.0f",
+              grid_hot_depth(512u << 10, 300));
+    TKT_CHECK(4.0 * 300 * grid_hot_depth(512u << 10, 300) <= (512u << 10) / 2, "B must fit half of L2");
+    TKT_CHECK(grid_hot_depth(2u << 20, 512) == 512, "2 MiB L2: the full 512 deep, got %.0f", grid_hot_depth(2u << 20, 512));
+    TKT_CHECK(grid_hot_depth(32u << 20, 512) == 512, "never deeper than 512, got %.0f", grid_hot_depth(32u << 20, 512));
+    TKT_CHECK(grid_hot_depth(256u << 10, 4096) == 64, "never shallower than 64, got %.0f", grid_hot_depth(256u << 10, 4096));
     pinned_rows();
     return tkt_finish("test_decide");
 }

@@ -1,6 +1,6 @@
 /* The retune's shape grid (tune/buckets.c): its cells cover every (m, n, k) exactly once, decode
  * shapes (m <= 16, n > 512) have a cell of their own row count, the wide cells of 17..deep_m rows are
- * split in depth at deep_k (and only those), cells of a large C at shallow_k, and merging the cells' winners into table rows loses no
+ * split in depth at deep_k (and only those), cells of a large C at shallow_k, streamed cells where B leaves half of L2, and merging the cells' winners into table rows loses no
  * cell's choice: a shape's first matching row makes its cell's decision. same_code tells configurations
  * that run the same code on a shape (blocks it cuts away aside) from those that do not. */
 #include "../tune/buckets.h"
@@ -33,21 +33,34 @@ int main(void)
     static grid_cell cells[GRID_MAX + 1];
     static tkt_row win[GRID_MAX], rows[GRID_MAX];
     tkt_init();
-    const unsigned long long deep_k = 2048, deep_m = 596, shallow_k = 32;
-    int whole = grid_cells(cells, GRID_MAX + 1, 2048, 0, 0, 0);
-    int split_only = grid_cells(cells, GRID_MAX + 1, 2048, deep_k, deep_m, 0);
-    int nc = grid_cells(cells, GRID_MAX + 1, 2048, deep_k, deep_m, shallow_k);
+    const unsigned long long deep_k = 2048, deep_m = 596, shallow_k = 32, l2 = 2u << 20;
+    int whole = grid_cells(cells, GRID_MAX + 1, 2048, 0, 0, 0, 0);
+    int split_only = grid_cells(cells, GRID_MAX + 1, 2048, deep_k, deep_m, 0, 0);
+    int with_shallow = grid_cells(cells, GRID_MAX + 1, 2048, deep_k, deep_m, shallow_k, 0);
+    int nc = grid_cells(cells, GRID_MAX + 1, 2048, deep_k, deep_m, shallow_k, l2);
+    /* the warm sides' depths with a 2 MiB L2: B in half of it at the cell's widest n */
+    const unsigned long long warm512 = 512, warm1024 = 256, warm_open = 64;
+    TKT_CHECK(grid_hot_depth(l2, 512) == warm512 && grid_hot_depth(l2, 1024) == warm1024 &&
+                  grid_hot_depth(l2, GRID_DECODE_WARM_N) == warm_open,
+              "grid_hot_depth on 2 MiB: %.0f %.0f %.0f", grid_hot_depth(l2, 512), grid_hot_depth(l2, 1024),
+              grid_hot_depth(l2, GRID_DECODE_WARM_N));
     TKT_CHECK(nc > 0 && nc <= GRID_MAX, "%d cells, room for %d", nc, GRID_MAX);
     /* bands 17..32 to 257..512 split their open cell */
     TKT_CHECK(split_only == whole + 5, "%d cells split in depth, %d without: 5 wide cells should split", split_only, whole);
     /* a C of 32768 floats or more at the cell's smallest corner: 33.. x 1025.., 65.. x 513.., 129.. x
      * 257.., 257.. x 129.., 513.. x 65.., 1025.. x 33.. and every wider cell of those bands: 21 */
-    TKT_CHECK(nc == split_only + 21, "%d cells with a shallow side, %d without: 21 cells should have one", nc, split_only);
+    TKT_CHECK(with_shallow == split_only + 21, "%d cells with a shallow side, %d without: 21 cells should have one",
+              with_shallow, split_only);
+    /* 16 row counts, each with a decode cell 513..1024 wide (split in depth: one more) and one open
+     * (split in depth, its shallow side in n: two more); the 257..512 cells of the six bands up to 16
+     * rows (1, 2..4, 5..6, 7..8, 9..12, 13..16) split in depth */
+    TKT_CHECK(nc == with_shallow + 48 + 6, "%d cells with warm sides, %d without: 54 more expected", nc,
+              with_shallow);
 
     /* the edges, one either side of each, and random points */
     static const unsigned long long edge[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 13, 16, 17, 32, 33, 64, 65, 128, 129, 256,
-                                              257, 511, 512, 513, 1024, 1025, 2048, 4096, 11008, 100000};
-    static const unsigned long long ke[] = {1, 32, 33, 2048, 2049};
+                                              257, 511, 512, 513, 1024, 1025, 2048, 4096, 4097, 11008, 100000};
+    static const unsigned long long ke[] = {1, 32, 33, 64, 65, 256, 257, 512, 513, 2048, 2049};
     const int ne = (int)(sizeof edge / sizeof edge[0]), nke = (int)(sizeof ke / sizeof ke[0]);
     for (int t = 0; t < ne * ne * nke + 2000; t++) {
         unsigned long long m = t < ne * ne * nke ? edge[t / nke / ne] : tkt_range(1, 3000);
@@ -58,17 +71,30 @@ int main(void)
             if (contains(cells[i].m, m) && contains(cells[i].n, n) && contains(cells[i].k, k)) hits++, at = i;
         TKT_CHECK(hits == 1, "%llux%llux%llu lies in %d cells", m, n, k, hits);
         if (hits != 1) continue;
-        const int split = m > 16 && n > 1024 && cells[at].m.hi <= deep_m;
-        const int big_c = (double)cells[at].m.lo * (double)cells[at].n.lo >= GRID_SHALLOW_C;
-        const unsigned long long lo = big_c && k > shallow_k ? shallow_k + 1 : 1;
+        const int split = m > 16 && n > 1024 && cells[at].m.hi <= deep_m, decode = m <= 16 && n > 512;
+        /* a streamed cell (at most 16 rows, n past 256) splits at the depth of its band's widest n */
+        const unsigned long long warm_k = m > 16 || n <= 256 ? 0 : n <= 512 ? warm512 : n <= 1024 ? warm1024 : warm_open;
+        /* (a decode cell's C is never large: 16 rows, however wide) */
+        const int big_c = !decode && (double)cells[at].m.lo * (double)cells[at].n.lo >= GRID_SHALLOW_C;
+        const unsigned long long lo = big_c && k > shallow_k ? shallow_k + 1 : warm_k && k > warm_k ? warm_k + 1 : 1;
         const unsigned long long want_lo = split && k > deep_k ? deep_k + 1 : lo,
-                                 want_hi = big_c && k <= shallow_k ? shallow_k : split && k <= deep_k ? deep_k : TK_SIZE_INF;
+                                 want_hi = big_c && k <= shallow_k ? shallow_k : split && k <= deep_k ? deep_k
+                                           : warm_k && k <= warm_k ? warm_k : TK_SIZE_INF;
         TKT_CHECK(cells[at].k.lo == want_lo && cells[at].k.hi == want_hi,
                   "%llux%llux%llu lies in a cell of depths %llu..%llu, not %llu..%llu", m, n, k, cells[at].k.lo,
                   cells[at].k.hi, want_lo, want_hi);
-        if (m <= 16 && n > 512)
+        if (decode)
             TKT_CHECK(cells[at].m.lo == m && cells[at].m.hi == m, "decode %llux%llu in the cell of %llu..%llu rows", m,
                       n, cells[at].m.lo, cells[at].m.hi);
+        /* the warm side of a decode cell of an open band stops at GRID_DECODE_WARM_N (warm 1), the
+         * shallow depths past it are streamed (warm 2); a deep side is neither */
+        if (decode && k <= warm_k && n > 1024)
+            TKT_CHECK(n > GRID_DECODE_WARM_N ? cells[at].n.lo == GRID_DECODE_WARM_N + 1 && cells[at].warm == 2
+                                             : cells[at].n.hi == GRID_DECODE_WARM_N && cells[at].warm == 1,
+                      "decode %llux%llux%llu in the cell of widths %llu..%llu (warm %d)", m, n, k, cells[at].n.lo,
+                      cells[at].n.hi, cells[at].warm);
+        TKT_CHECK(cells[at].warm == (warm_k && k <= warm_k ? (n > GRID_DECODE_WARM_N ? 2 : 1) : 0),
+                  "%llux%llux%llu lies in a cell of warm %d", m, n, k, cells[at].warm);
         /* the representative shape is in its cell, or at the open end */
         TKT_CHECK(cells[at].ms >= (double)cells[at].m.lo && (cells[at].m.hi == TK_SIZE_INF || cells[at].ms == (double)cells[at].m.hi),
                   "cell %d stands for %.0f rows", at, cells[at].ms);

@@ -40,13 +40,15 @@ if grep -qw avx512f /proc/cpuinfo 2>/dev/null; then
     bad "32x32x32 was not measured with an even 8x32 tile"
 fi
 
-# the dry run's plan (nothing measured): a decode cell no wider than HOT_N measures its top corner
-# warm, as deep as keeps B in half of L2 (generic: 256 KiB, so 64 deep at 512 columns), and its
-# other shapes cold; a cell of many rows measures in cache
+# the dry run's plan (nothing measured): a streamed cell (at most 16 rows, n past 256) has a warm
+# side, as deep as keeps B in half of L2 (generic: 256 KiB, so 64 deep at 512 columns), measured in
+# cache at that depth and a quarter of it, and a deep side measured cold; a cell of many rows
+# measures in cache
 "$tktune" retune --root "$root" --cpu generic --tkgen "$tkgen" --work "$work/dry" --log "$work/dry.log" \
   --out "$work/dry.tkt" --max-dim 512 --dry-run > "$work/o13" 2>&1 && [ ! -e "$work/dry.tkt" ] && [ ! -s "$work/dry.log" ] && ok ||
   bad "dry run: $(tail -3 "$work/o13")"
-grep -q '^point 9\.\.12 x 257\.\.512 x \*: 12x512x64 warm, 12x512x4096 cold, 9x[0-9]*x[0-9]* cold; candidates: [1-9][0-9]*$' "$work/o13" &&
+grep -q '^point 9\.\.12 x 257\.\.512 x 1\.\.64: 12x512x64 cache, 12x512x16 cache, 10x363x32 cache; candidates: [1-9][0-9]*$' "$work/o13" &&
+  grep -q '^point 9\.\.12 x 257\.\.512 x 65\.\.\*: 12x512x512 cold, 12x512x4096 cold, 9x[0-9]*x[0-9]* cold; candidates: [1-9][0-9]*$' "$work/o13" &&
   ok || bad "dry run, cell 9..12 x 257..512: $(grep '^point 9\.\.12 x 257' "$work/o13")"
 grep -q '^point 257\.\.512 x 257\.\.512 x 33\.\.\*: 512x512x256 cache, ' "$work/o13" && ok ||
   bad "dry run, cell 257..512 x 257..512: $(grep '^point 257\.\.512 x 257\.\.512' "$work/o13")"
@@ -69,8 +71,11 @@ grep -q '^point 65\.\.128 x 1025\.\.\* x 33\.\.[0-9]*: 128x2048x256 cache, 128x2
   bad "dry run at 1408, cell 65..128 x 1025..: $(grep '^point 65\.\.128 x 1025' "$work/o14")"
 
 # a decode cell's middle is an odd multiple of 16 columns (2064 here, not 2049): B's rows on 64-byte
-# lines as a model's widths keep them, with a stride that aliases little
-grep -q '^point 4 x 1025\.\.\* x \*: 4x4096x512 cold, 4x11008x4096 cold, 4x2064x1448 cold;' "$work/o14" && ok ||
-  bad "dry run at 1408, cell 4 x 1025..: $(grep '^point 4 x 1025' "$work/o14")"
+# lines as a model's widths keep them, with a stride that aliases little; its warm side (64 deep)
+# stops at 4096 columns, past which its shallow depths are streamed (8192 and 11008 wide)
+grep -q '^point 4 x 1025\.\.\* x 65\.\.\*: 4x4096x512 cold, 4x11008x4096 cold, 4x2064x1448 cold;' "$work/o14" &&
+  grep -q '^point 4 x 1025\.\.4096 x 1\.\.64: 4x1408x64 cache, 4x1408x16 cache, 4x1201x32 cache;' "$work/o14" &&
+  grep -q '^point 4 x 4097\.\.\* x 1\.\.64: 4x8192x64 cold, 4x11008x64 cold;' "$work/o14" && ok ||
+  bad "dry run at 1408, cell 4 x 1025..: $(grep '^point 4 x ' "$work/o14")"
 
 finish tune_retune_cpus

@@ -95,15 +95,49 @@ static range band(const unsigned long long *hi, unsigned i)
 #define FINE_M 16
 #define FINE_N 512
 
-static int add_cell(grid_cell *cells, int cap, int n, range m, range nr, range k, double open)
+static int add_cell(grid_cell *cells, int cap, int n, range m, range nr, range k, double open, int warm)
 {
     if (n < cap) {
-        cells[n].m = m, cells[n].n = nr, cells[n].k = k;
+        cells[n].m = m, cells[n].n = nr, cells[n].k = k, cells[n].warm = warm;
         /* representative: the top edge (tile and block fits are tightest there); open: `open` */
         cells[n].ms = m.hi != TK_SIZE_INF ? (double)m.hi : open;
         cells[n].ns = nr.hi != TK_SIZE_INF ? (double)nr.hi : open;
     }
     return n + 1;
+}
+
+double grid_hot_depth(unsigned long long l2, double width)
+{
+    double d = floor((double)l2 / (2.0 * 4.0 * width) / 64) * 64;
+    return d < 64 ? 64 : d > GRID_HOT_MAX ? GRID_HOT_MAX : d;
+}
+
+/* A cell of at most FINE_M rows whose B is wider than a vector tile's reach (n past 256) is
+ * measured with B streamed from memory (retune.c), and its rows read B a few rows deep (kc 8 to
+ * 32, prefetching), which keeps DRAM's streams few and costs a B in cache half its speed. With
+ * warm_l2 (the L2's bytes), such a cell's depths up to grid_hot_depth at its widest n are a cell of
+ * their own, measured with B in cache (warm 1): B is then at most half the L2, and the bench times
+ * such a shape warm too (tkb_bandwidth_bound). Where n is open the warm cell stops at
+ * GRID_DECODE_WARM_N, and the shallow depths past that width are a streamed cell (warm 2). On spr
+ * (session 48, tk_bench, one run): 6x6000x40, 6x4096x64, 5x2048x32 ran 1.6-1.9x faster at kc 64
+ * without prefetching than on the 6x64 pf8 kc 8 row, 0.56 -> 0.93 of libxsmm; with B streamed,
+ * 6x16384x64 ran 0.41x as fast so, hence the cut in n. The shallow cells come first (shallow = 1),
+ * so that neighbours in n of one choice merge; the deep ones after (shallow = 0). */
+static int add_warm_split(grid_cell *cells, int cap, int n, range m, range nr, unsigned long long warm_l2, int shallow,
+                          double open)
+{
+    const range all = {1, TK_SIZE_INF};
+    const double widest = nr.hi == TK_SIZE_INF ? (double)GRID_DECODE_WARM_N : (double)nr.hi;
+    const unsigned long long d = warm_l2 ? (unsigned long long)grid_hot_depth(warm_l2, widest) : 0;
+    const range low = {1, d}, deep = {d + 1, TK_SIZE_INF};
+    if (!d) return shallow ? n : add_cell(cells, cap, n, m, nr, all, open, 0);
+    if (!shallow) return add_cell(cells, cap, n, m, nr, deep, open, 0);
+    if (nr.hi <= GRID_DECODE_WARM_N) return add_cell(cells, cap, n, m, nr, low, open, 1);
+    {
+        const range warm = {nr.lo, GRID_DECODE_WARM_N}, wide = {GRID_DECODE_WARM_N + 1, nr.hi};
+        n = add_cell(cells, cap, n, m, warm, low, open, 1);
+        return add_cell(cells, cap, n, m, wide, low, open, 2);
+    }
 }
 
 /* A wide B with more than a few rows: read in place while it stays in the cache, packed once it
@@ -119,38 +153,44 @@ static int add_cell(grid_cell *cells, int cap, int n, range m, range nr, range k
  * 1200x1200x1024 0.43x (B's kc x nc panel no longer in L2). Such cells get a shallow side of their
  * own, which the tuner measures at shallow depths with both orders (retune.c). */
 int grid_cells(grid_cell *cells, int cap, double open, unsigned long long deep_k, unsigned long long deep_m,
-               unsigned long long shallow_k)
+               unsigned long long shallow_k, unsigned long long warm_l2)
 {
     const range all = {1, TK_SIZE_INF}, shallow = {1, shallow_k};
     int n = 0;
     for (unsigned a = 0; a < NM; a++) {
         const range m = band(m_hi, a);
-        const int fine = m.hi <= FINE_M && m.hi > m.lo;
+        const int fine = m.hi <= FINE_M && m.hi > m.lo, decode = m.hi <= FINE_M;
         int big_c[NN];
         for (unsigned b = 0; b < NN; b++) {
             const range nr = band(n_hi, b);
             big_c[b] = shallow_k && !(fine && nr.lo > FINE_N) && (double)m.lo * (double)nr.lo >= GRID_SHALLOW_C;
-            if (big_c[b]) n = add_cell(cells, cap, n, m, nr, shallow, open);
+            if (big_c[b]) n = add_cell(cells, cap, n, m, nr, shallow, open, 0);
         }
         for (unsigned b = 0; b < NN; b++) {
             const range nr = band(n_hi, b);
             const range rest = {big_c[b] ? shallow_k + 1 : 1, TK_SIZE_INF};
-            if (fine && nr.lo > FINE_N) continue;
+            if (decode && nr.lo > FINE_N) continue;
+            if (decode && nr.hi == FINE_N) { /* streamed too (retune.c), a band for all its rows */
+                n = add_warm_split(cells, cap, n, m, nr, warm_l2, 1, open);
+                n = add_warm_split(cells, cap, n, m, nr, warm_l2, 0, open);
+                continue;
+            }
             if (deep_k && deep_k > rest.lo && nr.hi == TK_SIZE_INF && m.lo > FINE_M && m.hi <= deep_m) {
                 const range upper = {rest.lo, deep_k}, deep = {deep_k + 1, TK_SIZE_INF};
-                n = add_cell(cells, cap, n, m, nr, upper, open);
-                n = add_cell(cells, cap, n, m, nr, deep, open);
+                n = add_cell(cells, cap, n, m, nr, upper, open, 0);
+                n = add_cell(cells, cap, n, m, nr, deep, open, 0);
             } else {
-                n = add_cell(cells, cap, n, m, nr, big_c[b] ? rest : all, open);
+                n = add_cell(cells, cap, n, m, nr, big_c[b] ? rest : all, open, 0);
             }
         }
         /* the band's decode cells after its others, row count by row count (merge_grid joins a run
          * of cells of one m range) */
-        for (unsigned long long r = m.lo; fine && r <= m.hi; r++)
-            for (unsigned b = 0; b < NN; b++) {
-                const range one = {r, r}, nr = band(n_hi, b);
-                if (nr.lo > FINE_N) n = add_cell(cells, cap, n, one, nr, all, open);
-            }
+        for (unsigned long long r = m.lo; decode && r <= m.hi; r++)
+            for (int side = 1; side >= 0; side--)
+                for (unsigned b = 0; b < NN; b++) {
+                    const range one = {r, r}, nr = band(n_hi, b);
+                    if (nr.lo > FINE_N) n = add_warm_split(cells, cap, n, one, nr, warm_l2, side, open);
+                }
     }
     return n;
 }
@@ -288,7 +328,7 @@ int choose_rows(const isa_desc *isa, const cand_caps *k, const model_machine *h,
     static grid_cell cells[GRID_MAX];
     static tkt_row grid[GRID_MAX];
     static const double ks[3] = {64, 512, 4096};
-    int nc = grid_cells(cells, GRID_MAX, 4096, 0, 0, 0);
+    int nc = grid_cells(cells, GRID_MAX, 4096, 0, 0, 0, 0);
     if (n0 <= 0) return 0;
     for (int i = 0; i < nc; i++) {
         tkt_row *win = &grid[i];

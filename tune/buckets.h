@@ -22,6 +22,7 @@ int read_machine(const char *log, const char *cpu, double *bw_l2, double *bw_l3,
 typedef struct {
     range m, n, k;
     double ms, ns;
+    int warm; /* a streamed cell's shallow side (add_warm_split): 1 measured with B in cache, 2 streamed; 0 */
 } grid_cell;
 
 /* The grid's buckets, m-major (for each m band its shallow cells, then its cells in n order, then its
@@ -29,12 +30,20 @@ typedef struct {
  * are (<= GRID_MAX). deep_k > 0: the open-n cell of each band of more than 16 rows and at most
  * deep_m is two cells, depths up to deep_k and deep_k + 1 and up (shallow first). shallow_k > 0:
  * each cell whose C holds GRID_SHALLOW_C floats or more at its smallest corner is two, depths
- * 1..shallow_k (in the band's shallow cells) and shallow_k + 1 and up. The cells partition the
- * shapes: every m x n x k lies in exactly one. */
-#define GRID_MAX 224
+ * 1..shallow_k (in the band's shallow cells) and shallow_k + 1 and up. warm_l2 > 0 (the L2's bytes):
+ * each cell of at most 16 rows and n past 256 (the band's 257..512 cell, each row count's decode
+ * cells past 512) is two, depths up to grid_hot_depth at its widest n (GRID_DECODE_WARM_N where n
+ * is open) and deeper, the shallow one (warm 1) also split in n past GRID_DECODE_WARM_N where n is
+ * open (warm 2). The cells partition the shapes: every m x n x k lies in exactly one. */
+#define GRID_MAX 256
 #define GRID_SHALLOW_C 32768
+#define GRID_DECODE_WARM_N 4096
 int grid_cells(grid_cell *cells, int cap, double open, unsigned long long deep_k, unsigned long long deep_m,
-               unsigned long long shallow_k);
+               unsigned long long shallow_k, unsigned long long warm_l2);
+/* The depth at which B, `width` floats wide, fills half of an L2 of `l2` bytes: a multiple of 64,
+ * 64 to GRID_HOT_MAX. A B that shallow is in cache between calls as a layer's weights often are. */
+#define GRID_HOT_MAX 512
+double grid_hot_depth(unsigned long long l2, double width);
 /* 1 when two rows make the same decisions (ranges aside). */
 int same_choice(const tkt_row *a, const tkt_row *b);
 /* The blocks the driver runs an m x n x k product with, one thread (templates/gemm-f32-blocked.h.m4):

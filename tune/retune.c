@@ -35,7 +35,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#define MAXPTS 256
+#define MAXPTS 288
 #define MAXC 40 /* candidates per point: the previous choice, the model's, and their variants */
 #define NOISE 1.03 /* a challenger must beat the previous choice by this factor */
 #define ROUNDS 2   /* rounds of measurements, interleaved over the point's candidates */
@@ -47,7 +47,7 @@
 #define STREAM_WIDE 11008 /* ... and this wide too (an FFN width, LLaMA-7B's), */
 #define STREAM_K1 512 /* ... at these depths (shallow: GPT-2's 768 falls between; deep: LLaMA-7B's 4096) */
 #define STREAM_K2 4096
-#define HOT_N 512 /* a streamed cell no wider than this measures its top corner warm (retune_hot_depth deep) */
+#define HOT_N 512 /* a streamed cell no wider than this measures its top corner warm (grid_hot_depth deep) */
 #define BIGB_FLOP 2e10 /* the largest shape a wide open cell's large-B corner may be (flop) */
 #define PF_TWINS 8  /* candidates of a streamed point that get a prefetching twin */
 #define TALL_MIN_M 2 /* a tile taller than a point's m may stay only where m is at least this (retune_keep_tall) */
@@ -100,12 +100,6 @@ static void lock_run(const char *log)
 static double depth_past_llc(const cand_caps *k, double width)
 {
     return ceil(2.0 * (double)k->l3 / (4.0 * width) / 256) * 256;
-}
-
-double retune_hot_depth(unsigned long long l2, double width)
-{
-    double d = floor((double)l2 / (2.0 * 4.0 * width) / 64) * 64;
-    return d < 64 ? 64 : d > STREAM_K1 ? STREAM_K1 : d;
 }
 
 /* Runs of this CPU the log says were completed. A run's measurements carry repetition numbers
@@ -734,8 +728,10 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
     const unsigned long long deep_k = o->estimated ? 0 : (unsigned long long)(kb / 2);
     /* an estimated run has no order twins (the model does not tell the orders apart): no shallow cells */
     const unsigned long long shallow_k = o->estimated ? 0 : SHALLOW_K;
+    /* nor warm sides of the streamed cells: the model has no warm and cold B apart */
+    const unsigned long long warm_l2 = o->estimated ? 0 : k->l2;
     int ncells = grid_cells(cells, GRID_MAX, maxdim, deep_k, (unsigned long long)(BIGB_FLOP / (2.0 * STREAM_N * kb)),
-                            shallow_k);
+                            shallow_k, warm_l2);
     if (o->shapes && (np = read_shape_points(o->shapes, pts, 0, MAXPTS - ncells)) < 0) return 1;
     int nexact = np;
     for (int i = 0; i < ncells; i++, np++) {
@@ -744,6 +740,9 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
         /* the cell's top corner at two depths, and its middle (geometric, in m, n and k): a winner
          * must hold across the bucket, not only at its edge */
         const int deep = deep_k && cells[i].k.lo == deep_k + 1, shallow = shallow_k && cells[i].k.hi == shallow_k;
+        /* the shallow side of a streamed cell (grid_cells): B in cache (warm 1), or past
+         * GRID_DECODE_WARM_N streamed (warm 2); its deep side (split) */
+        const int warm = cells[i].warm, split_deep = !warm && cells[i].m.hi <= STREAM_M && cells[i].k.lo > 1;
         double hm = fmin(cells[i].ms, maxdim), hn = fmin(cells[i].ns, maxdim), k1 = fmin(256, maxdim), k2 = fmin(2048, maxdim);
         /* An open cell (n past the grid's edge) stands for the widths models use, whose rows of B lie
          * a multiple of 1 KiB apart or more (768, 2048, 3072, 4096, 11008, 14336 floats) and alias
@@ -764,6 +763,8 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
         if (deep) k1 = k2 = kb;
         /* a shallow cell (a large C, few depths): its deepest and a quarter of that, the middle between */
         if (shallow) k1 = (double)shallow_k, k2 = fmax(1, (double)(shallow_k / 4)), p->shallow = 1;
+        /* a streamed cell's shallow side with B in cache: its deepest and a quarter of that, as above */
+        if (warm == 1) k1 = (double)cells[i].k.hi, k2 = (double)(cells[i].k.hi / 4);
         double mm = round(sqrt((double)cells[i].m.lo * hm)), mn = round(sqrt((double)cells[i].n.lo * hn));
         /* LLM decode: up to STREAM_M rows against a weight matrix that comes from memory, as every
          * layer's weights do once per token. Such a cell is measured with its operands rotated out of
@@ -772,7 +773,7 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
          * 8 for 1x1408: 1.25x faster at depth 256, 0.87x at depth 12032). Measured instead with one
          * B twice the LLC (16384 deep for n = 1024), the cell 1 x 513..1024 chose 1x112 kc 512, which
          * ran 1x768x768 cold slower than 1x128 kc 16: depth sets how many B rows stream at once. */
-        if (cells[i].m.hi <= STREAM_M && hn >= 512 && !o->estimated) {
+        if (cells[i].m.hi <= STREAM_M && hn >= 512 && !o->estimated && warm != 1) {
             /* the open end stands for a model's widths (4096 to 14336), not for the grid's edge: a
              * B row of 1408 floats is a stream too short for the prefetchers' ramp to matter */
             int open = cells[i].n.hi == TK_SIZE_INF;
@@ -787,12 +788,14 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
              * cell 2..4 x 257..512 went from 4x96 kc 512 to 8x48 pf8 kc 24 (1.10 at 4x512x512 cold),
              * which ran 4x400x400 and 3x300x512 with B in cache at 0.58-0.63 of the old row
              * (session 24, zen4). The warm corner is as deep as keeps B in half of L2
-             * (retune_hot_depth): 512 deep, B filled the whole L2, where a tile that reads B once
+             * (grid_hot_depth): 512 deep, B filled the whole L2, where a tile that reads B once
              * beats two that read it twice from L3; 9..12 x 257..512 took 12x32 pf8 kc 24 there
              * (1.18 at 12x512x512), which ran 12x400x400 and 12x300x512 with B in L2 at 0.86-0.90
              * of the 6x64 it replaced (session 24). */
-            p->hot0 = cells[i].n.hi <= HOT_N;
-            if (p->hot0) k1 = retune_hot_depth(k->l2, hn);
+            p->hot0 = cells[i].n.hi <= HOT_N && !split_deep;
+            if (p->hot0) k1 = grid_hot_depth(k->l2, hn);
+            /* the deep side of a split cell: the corner twice as deep as the split, if deeper */
+            if (split_deep && k1 < (double)cells[i].k.lo) k1 = 2.0 * (double)(cells[i].k.lo - 1);
             /* The third shape takes the cell's fewest rows, not its middle: a decode cell is a few
              * rows wide, and a tile chosen at its top wastes most at its bottom (9..12 rows took
              * 6x64 at 12 and 10 rows, and 9x2048x1536 ran at 0.73 of the oracle's 9x48) */
@@ -804,6 +807,9 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
              * 1.02-1.14x, but 4x2049x1448 0.89-0.93x, and no run took it (session 39) */
             const double aligned = 16 * (2 * floor(mn / 32) + 1);
             if (aligned >= (double)cells[i].n.lo && aligned <= hn) mn = aligned; /* a narrow cell keeps its own */
+            /* a streamed cell's shallow side past GRID_DECODE_WARM_N: its deepest at twice STREAM_N
+             * and at STREAM_WIDE (B 2 and 2.8 MiB at 64 deep), both streamed, no middle */
+            if (warm == 2) hn = mn = 2.0 * STREAM_N, k1 = k2 = (double)cells[i].k.hi, p->hot0 = 0, p->wide = 1;
         }
         /* The deep side of a wide open cell (n past the grid's edge) with more rows: a weight matrix
          * larger than the last-level cache, as a prefill or a large layer multiplies. The grid's own

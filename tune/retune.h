@@ -29,9 +29,6 @@ int retune_beats(const double *r, int nsh);
  * challenger must (retune_beats). At m = 2 and 3 a 4-row tile reading B once per four broadcasts
  * ran 2x11008x4096 at 22.5-23.6 GFLOP/s and its 2-row twin at 18.6-20.1 (zen4, session 23). */
 int retune_keep_tall(const double *tall, const double *twin, int nsh, unsigned long long mmax);
-/* The depth of a narrow decode cell's warm corner: B `width` floats wide in half of an L2 of `l2`
- * bytes, B in cache as a layer's weights often are between calls (a multiple of 64, 64 to 512). */
-double retune_hot_depth(unsigned long long l2, double width);
 /* How many notes a retune writes of its own at most; the rest of a table's TKT_MAX_NOTES hold `pinned` notes. */
 #define RETUNE_OWN_NOTES 4
 /* Carries the rows set by hand (evidence `pinned`) of the previous table `old` into the retune's
