@@ -510,25 +510,49 @@ static TKI_NOINLINE TKI_UNUSED  tk_status tki_gemm_f32_plain_generic_generic(tk_
     return tki_gemm_f32_generic_generic(&d, idx);
 }
 
+/* An untransposed plain call of several tiles that the sweeps run one after another (one column
+ * tile, or the row's order 'm'; A and B in place, k one block): validated and run as the partition
+ * would after the generic driver's descriptor, workspace and frame (17x19x23 on the Sapphire
+ * Rapids: 139 ns a call that way, its two tiles' kernel calls alone 126). Under TKI_B_COPY_MIN_M
+ * rows, where the driver never copies B, so it would need no workspace either. Out of line: inlined
+ * beside the single-tile path below, it cost that path's calls 4-14% (7x7x7 to 14x14x14, paired
+ * runs). Returns 0, having validated the call or not, when the sweeps cannot take it. */
+static TKI_NOINLINE TKI_UNUSED  int tki_gemm_f32_plain_sweeps_generic(const tki_gemm_cfg *cfg, size_t m,
+        size_t n, size_t k, float alpha, const float *a, size_t lda, const float *b, size_t ldb, float beta, float *c,
+        size_t ldc, tk_status *st)
+{
+    tk_gemm_desc d;
+    tki_gemm_args g;
+    int nothing;
+    tki_gemm_desc_plain(&d, TK_NO_TRANS, TK_NO_TRANS, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    *st = tki_gemm_check(&d, &g, &nothing);
+    if (*st != TK_OK || nothing) return 1;
+    return tki_gemm_f32_sweeps_generic(cfg, &g, 0, g.m, 0, g.n);
+}
+
 /* An untransposed plain call that one direct tile of row idx covers: validated and run with every
  * argument in a register, the descriptor never in memory. Returns 0, having validated nothing,
  * when the single-tile path cannot take the call: the row's tests run first on the raw arguments,
  * so a larger call pays a few compares before the generic driver validates it. Inside the generic
  * driver the same single tile cost 5x5x5 24.3 ns a call against 13.1 for an exact-shape instance
- * of the same kernel (the driver's descriptor stores and frame; Zen 4, alternating rounds). */
-static inline TKI_ALWAYS_INLINE  int tki_gemm_f32_plain_tile1_generic(int idx, size_t m, size_t n,
+ * of the same kernel (the driver's descriptor stores and frame; Zen 4, alternating rounds). A call
+ * of several tiles goes to the sweeps above where they can take it. */
+static inline TKI_ALWAYS_INLINE  int tki_gemm_f32_plain_direct_generic(int idx, size_t m, size_t n,
         size_t k, float alpha, const float *a, size_t lda, const float *b, size_t ldb, float beta, float *c, size_t ldc,
         tk_status *st)
 {
     const tki_gemm_cfg *cfg = &tki_gemm_f32_cfgs_generic[idx];
+    const size_t nr = (size_t)cfg->nv * (1);
     tk_gemm_desc d;
     tki_gemm_args g;
     int nothing;
-    /* the single-tile path's tests that need no validated call (a call of m <= mr rows has the
-     * row's kc, tki_gemm_kc); alpha == 0 goes on to the generic driver, which scales C */
-    if (!cfg->ukr_direct || cfg->packb || m > cfg->mr || n > (size_t)cfg->nv * (1) || k == 0 || k > cfg->kc ||
-        alpha == 0.0f)
-        return 0;
+    /* the single-tile path's and the sweeps' tests that need no validated call (a call of m <= mr
+     * rows has the row's kc, tki_gemm_kc; the sweeps test the call's own); alpha == 0 goes on to
+     * the generic driver, which scales C */
+    if (!cfg->ukr_direct || cfg->packb || k == 0 || k > cfg->kc || alpha == 0.0f) return 0;
+    if (m > cfg->mr || n > nr)
+        return cfg->ukr_sweep && (n <= nr || cfg->order == 0x6d) && m < TKI_B_COPY_MIN_M &&
+               tki_gemm_f32_plain_sweeps_generic(cfg, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, st);
     tki_gemm_desc_plain(&d, TK_NO_TRANS, TK_NO_TRANS, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
     *st = tki_gemm_check(&d, &g, &nothing);
     if (*st != TK_OK || nothing) return 1;
@@ -536,8 +560,8 @@ static inline TKI_ALWAYS_INLINE  int tki_gemm_f32_plain_tile1_generic(int idx, s
 }
 
 /* The plain entry's way for what no exact-shape instance takes (idx: the row, where the caller
- * knows it; -1: find it here): the single-tile path, else the generic driver out of line. Compiled
- * for the CPU (its target attributes), so that the single-tile path inlines here. */
+ * knows it; -1: find it here): the single-tile path or the sweeps (plain_direct), else the generic
+ * driver out of line. Compiled for the CPU (its target attributes), so that they inline here. */
 static TKI_NOINLINE TKI_UNUSED  tk_status tki_gemm_f32_plain_slow_generic(tk_trans transa, tk_trans transb,
         size_t m, size_t n, size_t k, float alpha, const float *a, size_t lda, const float *b, size_t ldb, float beta,
         float *c, size_t ldc, int idx)
@@ -548,7 +572,7 @@ static TKI_NOINLINE TKI_UNUSED  tk_status tki_gemm_f32_plain_slow_generic(tk_tra
         idx = transa == TK_NO_TRANS && transb == TK_NO_TRANS ? tki_gemm_f32_select_general_generic(m, n, k)
                                                              : tki_gemm_f32_select_generic(m, n, k);
     if (transa == TK_NO_TRANS && transb == TK_NO_TRANS &&
-        tki_gemm_f32_plain_tile1_generic(idx, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, &st))
+        tki_gemm_f32_plain_direct_generic(idx, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, &st))
         return st;
     return tki_gemm_f32_plain_generic_generic(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, idx);
 }
