@@ -159,11 +159,11 @@ int grid_cells(grid_cell *cells, int cap, double open, unsigned long long deep_k
     int n = 0;
     for (unsigned a = 0; a < NM; a++) {
         const range m = band(m_hi, a);
-        const int fine = m.hi <= FINE_M && m.hi > m.lo, decode = m.hi <= FINE_M;
+        const int decode = m.hi <= FINE_M;
         int big_c[NN];
         for (unsigned b = 0; b < NN; b++) {
             const range nr = band(n_hi, b);
-            big_c[b] = shallow_k && !(fine && nr.lo > FINE_N) && (double)m.lo * (double)nr.lo >= GRID_SHALLOW_C;
+            big_c[b] = shallow_k && !(decode && nr.lo > FINE_N) && (double)m.lo * (double)nr.lo >= GRID_SHALLOW_C;
             if (big_c[b]) n = add_cell(cells, cap, n, m, nr, shallow, open, 0);
         }
         for (unsigned b = 0; b < NN; b++) {

@@ -47,7 +47,6 @@
 #define STREAM_WIDE 11008 /* ... and this wide too (an FFN width, LLaMA-7B's), */
 #define STREAM_K1 512 /* ... at these depths (shallow: GPT-2's 768 falls between; deep: LLaMA-7B's 4096) */
 #define STREAM_K2 4096
-#define HOT_N 512 /* a streamed cell no wider than this measures its top corner warm (grid_hot_depth deep) */
 #define BIGB_FLOP 2e10 /* the largest shape a wide open cell's large-B corner may be (flop) */
 #define PF_TWINS 8  /* candidates of a streamed point that get a prefetching twin */
 #define TALL_MIN_M 2 /* a tile taller than a point's m may stay only where m is at least this (retune_keep_tall) */
@@ -65,10 +64,9 @@ typedef struct {
     unsigned long long sm[3], sn[3], sk[3]; /* the shapes that stand for the point */
     int nsh;
     int exact;              /* 1: a shape of the list (an exact row), 0: a grid cell */
-    int stream;             /* a few rows against a B that streams from memory (LLM decode) */
+    int stream;             /* a few rows against a B that streams from memory (LLM decode): every shape measured cold */
     int bigb;               /* sm[1] is the large-B corner (a weight matrix past the cache) */
     int wide;               /* sm[1] is the wide streamed shape of an open decode cell */
-    int hot0;               /* a streamed point whose first shape is measured with B in cache */
     range rm, rn, rk;       /* the cell's ranges */
     tkt_row cand[MAXC];     /* cand[0] is the previous table's choice */
     int nc;
@@ -203,12 +201,9 @@ static void keep_fastest(double (*best)[3], int nc, int nsh, int *keep)
     }
 }
 
-/* whether shape d of point p is measured with its operands out of cache */
-static int point_cold(const point *p, int d) { return p->stream && !(d == 0 && p->hot0); }
-
 /* The dry run's plan, a line per point: its cell (or exact shape), the shapes that stand for it and
- * how each is measured (cold: operands rotated out of cache; warm: B in cache, the first shape of a
- * streamed point at most HOT_N columns wide; cache: an ordinary point) and its number of candidates. */
+ * how each is measured (cold: operands rotated out of cache; cache: an ordinary point) and its
+ * number of candidates. */
 static void print_plan(const point *pts, int np)
 {
     for (int i = 0; i < np; i++) {
@@ -221,7 +216,7 @@ static void print_plan(const point *pts, int np)
         }
         for (int d = 0; d < p->nsh; d++)
             printf("%s %llux%llux%llu %s", d ? "," : "", p->sm[d], p->sn[d], p->sk[d],
-                   !p->stream ? "cache" : point_cold(p, d) ? "cold" : "warm");
+                   p->stream ? "cold" : "cache");
         printf("; candidates: %d", p->nc);
         if (p->nout || p->nnew) printf(" (%d left out by the record-log prior, %d new here)", p->nout, p->nnew);
         printf("\n");
@@ -336,7 +331,7 @@ static int prior_cut(point *p, const isa_desc *isa)
         double lg = 0;
         pr[j] = 1;
         for (int d = 0; d < p->nsh && pr[j] > 0; d++) {
-            double g = shape_prior(isa, p->exact, &p->cand[j], p->sm[d], p->sn[d], p->sk[d], point_cold(p, d));
+            double g = shape_prior(isa, p->exact, &p->cand[j], p->sm[d], p->sn[d], p->sk[d], p->stream);
             if (g > 0) lg += log(g);
             else pr[j] = -1;
         }
@@ -741,8 +736,8 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
          * must hold across the bucket, not only at its edge */
         const int deep = deep_k && cells[i].k.lo == deep_k + 1, shallow = shallow_k && cells[i].k.hi == shallow_k;
         /* the shallow side of a streamed cell (grid_cells): B in cache (warm 1), or past
-         * GRID_DECODE_WARM_N streamed (warm 2); its deep side (split) */
-        const int warm = cells[i].warm, split_deep = !warm && cells[i].m.hi <= STREAM_M && cells[i].k.lo > 1;
+         * GRID_DECODE_WARM_N streamed (warm 2) */
+        const int warm = cells[i].warm;
         double hm = fmin(cells[i].ms, maxdim), hn = fmin(cells[i].ns, maxdim), k1 = fmin(256, maxdim), k2 = fmin(2048, maxdim);
         /* An open cell (n past the grid's edge) stands for the widths models use, whose rows of B lie
          * a multiple of 1 KiB apart or more (768, 2048, 3072, 4096, 11008, 14336 floats) and alias
@@ -783,19 +778,11 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
              * kc 16 tied kc 64 at 16x4096x4096 and ran 0.81-0.83x as fast at 16x11008x4096, in
              * three bench runs; the table had taken kc 16 from the 4096-wide corner alone). */
             k1 = STREAM_K1, k2 = STREAM_K2, p->stream = 1, p->wide = open;
-            /* A B at most HOT_N wide is 1 MiB at the top corner's depth 512: as often in cache
-             * between calls as streamed, so that corner is measured warm. Decided cold alone, the
-             * cell 2..4 x 257..512 went from 4x96 kc 512 to 8x48 pf8 kc 24 (1.10 at 4x512x512 cold),
-             * which ran 4x400x400 and 3x300x512 with B in cache at 0.58-0.63 of the old row
-             * (session 24, zen4). The warm corner is as deep as keeps B in half of L2
-             * (grid_hot_depth): 512 deep, B filled the whole L2, where a tile that reads B once
-             * beats two that read it twice from L3; 9..12 x 257..512 took 12x32 pf8 kc 24 there
-             * (1.18 at 12x512x512), which ran 12x400x400 and 12x300x512 with B in L2 at 0.86-0.90
-             * of the 6x64 it replaced (session 24). */
-            p->hot0 = cells[i].n.hi <= HOT_N && !split_deep;
-            if (p->hot0) k1 = grid_hot_depth(k->l2, hn);
-            /* the deep side of a split cell: the corner twice as deep as the split, if deeper */
-            if (split_deep && k1 < (double)cells[i].k.lo) k1 = 2.0 * (double)(cells[i].k.lo - 1);
+            /* Its depths where B stays in cache are a cell of their own, measured with B in cache
+             * (grid_cells' warm sides; until session 48 the top corner of a cell at most 512 wide
+             * was measured warm instead, docs/tuner.md). The deep side of such a split: its corner
+             * twice as deep as the split where STREAM_K1 is not past it (257..512: 1024). */
+            if (k1 < (double)cells[i].k.lo) k1 = 2.0 * (double)(cells[i].k.lo - 1);
             /* The third shape takes the cell's fewest rows, not its middle: a decode cell is a few
              * rows wide, and a tile chosen at its top wastes most at its bottom (9..12 rows took
              * 6x64 at 12 and 10 rows, and 9x2048x1536 ran at 0.73 of the oracle's 9x48) */
@@ -809,7 +796,7 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
             if (aligned >= (double)cells[i].n.lo && aligned <= hn) mn = aligned; /* a narrow cell keeps its own */
             /* a streamed cell's shallow side past GRID_DECODE_WARM_N: its deepest at twice STREAM_N
              * and at STREAM_WIDE (B 2 and 2.8 MiB at 64 deep), both streamed, no middle */
-            if (warm == 2) hn = mn = 2.0 * STREAM_N, k1 = k2 = (double)cells[i].k.hi, p->hot0 = 0, p->wide = 1;
+            if (warm == 2) hn = mn = 2.0 * STREAM_N, k1 = k2 = (double)cells[i].k.hi, p->wide = 1;
         }
         /* The deep side of a wide open cell (n past the grid's edge) with more rows: a weight matrix
          * larger than the last-level cache, as a prefill or a large layer multiplies. The grid's own
@@ -975,7 +962,7 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
                 if (out_of_time) break;
                 for (int d = 0; d < p->nsh; d++) {
                     int fresh;
-                    double g = shape_measure(pp, &p->cand[j], p->sm[d], p->sn[d], p->sk[d], point_cold(p, d), rep0 + rep, &fresh);
+                    double g = shape_measure(pp, &p->cand[j], p->sm[d], p->sn[d], p->sk[d], p->stream, rep0 + rep, &fresh);
                     measured += fresh;
                     pr.done++;
                     show(&pr, "measuring");
@@ -1012,7 +999,7 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
                     for (int q = 0; q < 2; q++) {
                         const int who = (q + r) % 2; /* 0: the previous choice, 1: the challenger */
                         g[who] = shape_measure(pp, &p->cand[who ? p->win : p->inc], p->sm[d], p->sn[d], p->sk[d],
-                                               point_cold(p, d), rep0 + ROUNDS + r, &fresh);
+                                               p->stream, rep0 + ROUNDS + r, &fresh);
                         measured += fresh;
                     }
                     double gp = g[0], gw = g[1];
@@ -1142,7 +1129,7 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
             if (p->bigb || p->wide) snprintf(shape + strlen(shape), sizeof shape - strlen(shape), "+%llux%llu", p->sn[1], p->sk[1]);
             if (last > 0 && (p->sm[last] != p->sm[0] || p->sn[last] != p->sn[0]))
                 snprintf(shape + strlen(shape), sizeof shape - strlen(shape), "+mid");
-            if (p->stream) snprintf(shape + strlen(shape), sizeof shape - strlen(shape), p->hot0 ? "**" : "*");
+            if (p->stream) snprintf(shape + strlen(shape), sizeof shape - strlen(shape), "*");
             char pf[16] = "";
             if (w->pf) snprintf(pf, sizeof pf, " pf%u", w->pf);
             fprintf(f, "%-22s %9.1f %9.1f %7.3f %6.1f%%  %ux%u%s ku%u%s kc%llu mc%llu nc%llu %s%s\n", shape, o1, n1,
@@ -1151,7 +1138,6 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
             if (!pass && o1 > 0 && n1 > 0) lsum += log(n1 / o1), nsum++, better += p->win != 0;
         }
         fprintf(f, "* operands cold: A and B rotated through %.0f MiB, a slot further each call\n", (double)sp.cold_bytes / (1 << 20));
-        fprintf(f, "** the first shape warm, the others cold\n");
         fprintf(f, "geometric mean new/old over %d measured points: %.3f (%d changed; %d challengers that won the rounds lost the paired re-measurement; %d kept because the memory was busy)\n",
                 nsum, nsum ? exp(lsum / nsum) : 0, better, rejected, noisy);
         fprintf(f, "cold runs disturbed by other memory traffic in every try (quiet=no in the log): %d\n", shape_noisy());
