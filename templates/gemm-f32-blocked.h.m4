@@ -78,7 +78,7 @@ m4_define(<@tkm_gemm_rows_end@>, <@m4_dnl
 @>)
 
 m4_dnl # _tkm_direct_in_place: the test of a call (cfg, g) whose tiles the direct-form kernel can each make
-m4_dnl # in one call: A and B read in place, k one block (the single-tile path, and an exact row's tiles)
+m4_dnl # in one call: A and B read in place, k one block (the single-tile path, the sweeps, an exact row's tiles)
 m4_define(<@_tkm_direct_in_place@>, <@tki_gemm_a_in_place(cfg, g, TKM_L1_WAYS) && tki_gemm_b_direct(cfg, g) && g->k &&
           g->k <= tki_gemm_kc(cfg, g, TKM_B_CROWD_BYTES)@>)
 
@@ -393,8 +393,7 @@ static inline TKI_ALWAYS_INLINE TKM_TARGET int tki_gemm_f32_sweeps_<@@>TKM_CPU<@
                                                    size_t i0, size_t i1, size_t j0, size_t j1)
 {
     tki_ukr_aux aux;
-    if (!(cfg->ukr_sweep && (cfg->order == 0x6d || j1 - j0 <= tki_gemm_f32_nr_<@@>TKM_CPU<@@>(cfg)) &&
-          tki_gemm_a_in_place(cfg, g, TKM_L1_WAYS) && tki_gemm_b_direct(cfg, g) && g->k <= tki_gemm_kc(cfg, g, TKM_B_CROWD_BYTES)))
+    if (!(cfg->ukr_sweep && (cfg->order == 0x6d || j1 - j0 <= tki_gemm_f32_nr_<@@>TKM_CPU<@@>(cfg)) && _tkm_direct_in_place))
         return 0;
     aux.alpha = g->alpha;
     aux.beta = g->beta;

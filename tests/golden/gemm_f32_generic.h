@@ -278,8 +278,8 @@ static inline TKI_ALWAYS_INLINE  int tki_gemm_f32_sweeps_generic(const tki_gemm_
                                                    size_t i0, size_t i1, size_t j0, size_t j1)
 {
     tki_ukr_aux aux;
-    if (!(cfg->ukr_sweep && (cfg->order == 0x6d || j1 - j0 <= tki_gemm_f32_nr_generic(cfg)) &&
-          tki_gemm_a_in_place(cfg, g, 8) && tki_gemm_b_direct(cfg, g) && g->k <= tki_gemm_kc(cfg, g, 131072)))
+    if (!(cfg->ukr_sweep && (cfg->order == 0x6d || j1 - j0 <= tki_gemm_f32_nr_generic(cfg)) && tki_gemm_a_in_place(cfg, g, 8) && tki_gemm_b_direct(cfg, g) && g->k &&
+          g->k <= tki_gemm_kc(cfg, g, 131072)))
         return 0;
     aux.alpha = g->alpha;
     aux.beta = g->beta;
