@@ -1,6 +1,6 @@
 /* The retune's shape grid (tune/buckets.c): its cells cover every (m, n, k) exactly once, decode
  * shapes (m <= 16, n > 512) have a cell of their own row count, the wide cells of 17..deep_m rows are
- * split in depth at deep_k (and only those), cells of a large C at shallow_k, streamed cells where B leaves half of L2, and merging the cells' winners into table rows loses no
+ * split in depth at deep_k (and only those), cells of a large C at shallow_k and GRID_MID_K, streamed cells where B leaves half of L2, and merging the cells' winners into table rows loses no
  * cell's choice: a shape's first matching row makes its cell's decision. same_code tells configurations
  * that run the same code on a shape (blocks it cuts away aside) from those that do not. */
 #include "../tune/buckets.h"
@@ -48,8 +48,9 @@ int main(void)
     /* bands 17..32 to 257..512 split their open cell */
     TKT_CHECK(split_only == whole + 5, "%d cells split in depth, %d without: 5 wide cells should split", split_only, whole);
     /* a C of 32768 floats or more at the cell's smallest corner: 33.. x 1025.., 65.. x 513.., 129.. x
-     * 257.., 257.. x 129.., 513.. x 65.., 1025.. x 33.. and every wider cell of those bands: 21 */
-    TKT_CHECK(with_shallow == split_only + 21, "%d cells with a shallow side, %d without: 21 cells should have one",
+     * 257.., 257.. x 129.., 513.. x 65.., 1025.. x 33.. and every wider cell of those bands: 21, each
+     * with a shallow and a middle side */
+    TKT_CHECK(with_shallow == split_only + 42, "%d cells with a shallow side, %d without: 21 cells should have two more",
               with_shallow, split_only);
     /* 16 row counts, each with a decode cell 513..1024 wide (split in depth: one more) and one open
      * (split in depth, its shallow side in n: two more); the 257..512 cells of the six bands up to 16
@@ -76,9 +77,9 @@ int main(void)
         const unsigned long long warm_k = m > 16 || n <= 256 ? 0 : n <= 512 ? warm512 : n <= 1024 ? warm1024 : warm_open;
         /* (a decode cell's C is never large: 16 rows, however wide) */
         const int big_c = !decode && (double)cells[at].m.lo * (double)cells[at].n.lo >= GRID_SHALLOW_C;
-        const unsigned long long lo = big_c && k > shallow_k ? shallow_k + 1 : warm_k && k > warm_k ? warm_k + 1 : 1;
+        const unsigned long long lo = big_c && k > GRID_MID_K ? GRID_MID_K + 1 : big_c && k > shallow_k ? shallow_k + 1 : warm_k && k > warm_k ? warm_k + 1 : 1;
         const unsigned long long want_lo = split && k > deep_k ? deep_k + 1 : lo,
-                                 want_hi = big_c && k <= shallow_k ? shallow_k : split && k <= deep_k ? deep_k
+                                 want_hi = big_c && k <= shallow_k ? shallow_k : big_c && k <= GRID_MID_K ? GRID_MID_K : split && k <= deep_k ? deep_k
                                            : warm_k && k <= warm_k ? warm_k : TK_SIZE_INF;
         TKT_CHECK(cells[at].k.lo == want_lo && cells[at].k.hi == want_hi,
                   "%llux%llux%llu lies in a cell of depths %llu..%llu, not %llu..%llu", m, n, k, cells[at].k.lo,
@@ -109,7 +110,8 @@ int main(void)
         win[i].packb = cells[i].k.lo > 1;
         win[i].order = cells[i].k.hi == shallow_k ? 'm' : 'n';
         win[i].nr = cells[i].n.lo > 512 ? 64 : cells[i].n.lo > 64 ? 32 : 16;
-        win[i].kc = 256, win[i].mc = win[i].mr, win[i].nc = win[i].nr, win[i].split = 'm';
+        /* a middle cell decides apart from its deeper side too */
+        win[i].kc = cells[i].k.hi == GRID_MID_K ? 128 : 256, win[i].mc = win[i].mr, win[i].nc = win[i].nr, win[i].split = 'm';
     }
     int nr = merge_grid(win, nc, rows, GRID_MAX);
     TKT_CHECK(nr > 0 && nr < nc, "%d rows from %d cells: equal neighbours not merged", nr, nc);
@@ -120,6 +122,9 @@ int main(void)
     int shallow_rows = 0;
     for (int r = 0; r < nr; r++) shallow_rows += rows[r].k.hi == shallow_k;
     TKT_CHECK(shallow_rows > 0, "no row of depths 1..%llu: the shallow cells' own choices were lost", shallow_k);
+    int mid_rows = 0;
+    for (int r = 0; r < nr; r++) mid_rows += rows[r].k.lo == shallow_k + 1 && rows[r].k.hi == GRID_MID_K;
+    TKT_CHECK(mid_rows > 0, "no row of depths %llu..%d: the middle cells' own choices were lost", shallow_k + 1, GRID_MID_K);
     /* a shallow cell that chose as its deeper side did is joined to it: no row of its own */
     for (int i = 0; i < nc; i++)
         if (win[i].k.hi == shallow_k)

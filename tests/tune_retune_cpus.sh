@@ -50,7 +50,10 @@ fi
 grep -q '^point 9\.\.12 x 257\.\.512 x 1\.\.64: 12x512x64 cache, 12x512x16 cache, 10x363x32 cache; candidates: [1-9][0-9]*$' "$work/o13" &&
   grep -q '^point 9\.\.12 x 257\.\.512 x 65\.\.\*: 12x512x512 cold, 12x512x4096 cold, 9x[0-9]*x[0-9]* cold; candidates: [1-9][0-9]*$' "$work/o13" &&
   ok || bad "dry run, cell 9..12 x 257..512: $(grep '^point 9\.\.12 x 257' "$work/o13")"
-grep -q '^point 257\.\.512 x 257\.\.512 x 33\.\.\*: 512x512x256 cache, ' "$work/o13" && ok ||
+# a cell of a large C also has a middle side, depths 33..256, measured 256 and 64 deep at its corner
+# and 128 at its middle, in both orders; the depths past it from twice that deep
+grep -q '^point 257\.\.512 x 257\.\.512 x 33\.\.256: 512x512x256 cache, 512x512x64 cache, 363x363x128 cache; candidates: 2$' "$work/o13" &&
+  grep -q '^point 257\.\.512 x 257\.\.512 x 257\.\.\*: 512x512x512 cache, ' "$work/o13" && ok ||
   bad "dry run, cell 257..512 x 257..512: $(grep '^point 257\.\.512 x 257\.\.512' "$work/o13")"
 # a cell of a large C has a shallow side, measured 32 and 8 deep at its corner, 16 at its middle,
 # with candidates in both orders (the previous row and its twin here: nothing measured, no model)
@@ -67,7 +70,7 @@ grep -q '^point 65\.\.128 x 65\.\.128 x \*: 128x128x256 cache, 128x128x512 cache
 # session 39: rows 6 KiB apart, which the driver's depth cap cut far less than 8 KiB ones)
 "$tktune" retune --root "$root" --cpu generic --tkgen "$tkgen" --work "$work/dry2" --log "$work/dry2.log" \
   --out "$work/dry2.tkt" --max-dim 1408 --dry-run > "$work/o14" 2>&1 && ok || bad "dry run at 1408: $(tail -3 "$work/o14")"
-grep -q '^point 65\.\.128 x 1025\.\.\* x 33\.\.[0-9]*: 128x2048x256 cache, 128x2048x1408 cache, 91x1449x600 cache;' "$work/o14" && ok ||
+grep -q '^point 65\.\.128 x 1025\.\.\* x 257\.\.[0-9*]*: 128x2048x512 cache, 128x2048x1408 cache, 91x1449x849 cache;' "$work/o14" && ok ||
   bad "dry run at 1408, cell 65..128 x 1025..: $(grep '^point 65\.\.128 x 1025' "$work/o14")"
 
 # a decode cell's middle is an odd multiple of 16 columns (2064 here, not 2049): B's rows on 64-byte

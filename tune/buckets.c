@@ -156,6 +156,9 @@ int grid_cells(grid_cell *cells, int cap, double open, unsigned long long deep_k
                unsigned long long shallow_k, unsigned long long warm_l2)
 {
     const range all = {1, TK_SIZE_INF}, shallow = {1, shallow_k};
+    /* the depths past shallow_k up to GRID_MID_K: a cell of their own where shallow_k is below it */
+    const unsigned long long mid_k = shallow_k && shallow_k < GRID_MID_K ? GRID_MID_K : shallow_k;
+    const range mid = {shallow_k + 1, mid_k};
     int n = 0;
     for (unsigned a = 0; a < NM; a++) {
         const range m = band(m_hi, a);
@@ -166,9 +169,11 @@ int grid_cells(grid_cell *cells, int cap, double open, unsigned long long deep_k
             big_c[b] = shallow_k && !(decode && nr.lo > FINE_N) && (double)m.lo * (double)nr.lo >= GRID_SHALLOW_C;
             if (big_c[b]) n = add_cell(cells, cap, n, m, nr, shallow, open, 0);
         }
+        for (unsigned b = 0; b < NN; b++)
+            if (big_c[b] && mid_k > shallow_k) n = add_cell(cells, cap, n, m, band(n_hi, b), mid, open, 0);
         for (unsigned b = 0; b < NN; b++) {
             const range nr = band(n_hi, b);
-            const range rest = {big_c[b] ? shallow_k + 1 : 1, TK_SIZE_INF};
+            const range rest = {big_c[b] ? mid_k + 1 : 1, TK_SIZE_INF};
             if (decode && nr.lo > FINE_N) continue;
             if (decode && nr.hi == FINE_N) { /* streamed too (retune.c), a band for all its rows */
                 n = add_warm_split(cells, cap, n, m, nr, warm_l2, 1, open);

@@ -35,7 +35,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#define MAXPTS 288
+#define MAXPTS 320
 #define MAXC 40 /* candidates per point: the previous choice, the model's, and their variants */
 #define NOISE 1.03 /* a challenger must beat the previous choice by this factor */
 #define ROUNDS 2   /* rounds of measurements, interleaved over the point's candidates */
@@ -735,6 +735,8 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
         /* the cell's top corner at two depths, and its middle (geometric, in m, n and k): a winner
          * must hold across the bucket, not only at its edge */
         const int deep = deep_k && cells[i].k.lo == deep_k + 1, shallow = shallow_k && cells[i].k.hi == shallow_k;
+        const int mid = shallow_k && shallow_k < GRID_MID_K && cells[i].k.lo == shallow_k + 1 && cells[i].k.hi == GRID_MID_K;
+        const int past_mid = shallow_k && shallow_k < GRID_MID_K && cells[i].k.lo == GRID_MID_K + 1;
         /* the shallow side of a streamed cell (grid_cells): B in cache (warm 1), or past
          * GRID_DECODE_WARM_N streamed (warm 2) */
         const int warm = cells[i].warm;
@@ -758,6 +760,10 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
         if (deep) k1 = k2 = kb;
         /* a shallow cell (a large C, few depths): its deepest and a quarter of that, the middle between */
         if (shallow) k1 = (double)shallow_k, k2 = fmax(1, (double)(shallow_k / 4)), p->shallow = 1;
+        /* a middle cell (a large C, depths past shallow_k to GRID_MID_K): likewise, both orders; the
+         * depths past it: their top corner twice as deep as its top */
+        if (mid) k1 = GRID_MID_K, k2 = GRID_MID_K / 4, p->shallow = 1;
+        if (past_mid) k1 = fmin(2 * GRID_MID_K, maxdim);
         /* a streamed cell's shallow side with B in cache: its deepest and a quarter of that, as above */
         if (warm == 1) k1 = (double)cells[i].k.hi, k2 = (double)(cells[i].k.hi / 4);
         double mm = round(sqrt((double)cells[i].m.lo * hm)), mn = round(sqrt((double)cells[i].n.lo * hn));
