@@ -8,7 +8,7 @@
 #include <stdio.h>
 
 #define MAXTOK 64
-#define MAXROWS 384
+#define MAXROWS 448
 #define MAXCPU 64
 #define MAXISA 16
 #define TK_SIZE_INF ((unsigned long long)-1)

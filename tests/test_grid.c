@@ -49,8 +49,8 @@ int main(void)
     TKT_CHECK(split_only == whole + 5, "%d cells split in depth, %d without: 5 wide cells should split", split_only, whole);
     /* a C of 32768 floats or more at the cell's smallest corner: 33.. x 1025.., 65.. x 513.., 129.. x
      * 257.., 257.. x 129.., 513.. x 65.., 1025.. x 33.. and every wider cell of those bands: 21, each
-     * with a shallow and a middle side */
-    TKT_CHECK(with_shallow == split_only + 42, "%d cells with a shallow side, %d without: 21 cells should have two more",
+     * with two shallow sides (1..16, 17..32) and a middle one */
+    TKT_CHECK(with_shallow == split_only + 63, "%d cells with a shallow side, %d without: 21 cells should have three more",
               with_shallow, split_only);
     /* 16 row counts, each with a decode cell 513..1024 wide (split in depth: one more) and one open
      * (split in depth, its shallow side in n: two more); the 257..512 cells of the six bands up to 16
@@ -61,7 +61,7 @@ int main(void)
     /* the edges, one either side of each, and random points */
     static const unsigned long long edge[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 13, 16, 17, 32, 33, 64, 65, 128, 129, 256,
                                               257, 511, 512, 513, 1024, 1025, 2048, 4096, 4097, 11008, 100000};
-    static const unsigned long long ke[] = {1, 32, 33, 64, 65, 256, 257, 512, 513, 2048, 2049};
+    static const unsigned long long ke[] = {1, 16, 17, 32, 33, 64, 65, 256, 257, 512, 513, 2048, 2049};
     const int ne = (int)(sizeof edge / sizeof edge[0]), nke = (int)(sizeof ke / sizeof ke[0]);
     for (int t = 0; t < ne * ne * nke + 2000; t++) {
         unsigned long long m = t < ne * ne * nke ? edge[t / nke / ne] : tkt_range(1, 3000);
@@ -77,9 +77,9 @@ int main(void)
         const unsigned long long warm_k = m > 16 || n <= 256 ? 0 : n <= 512 ? warm512 : n <= 1024 ? warm1024 : warm_open;
         /* (a decode cell's C is never large: 16 rows, however wide) */
         const int big_c = !decode && (double)cells[at].m.lo * (double)cells[at].n.lo >= GRID_SHALLOW_C;
-        const unsigned long long lo = big_c && k > GRID_MID_K ? GRID_MID_K + 1 : big_c && k > shallow_k ? shallow_k + 1 : warm_k && k > warm_k ? warm_k + 1 : 1;
+        const unsigned long long lo = big_c && k > GRID_MID_K ? GRID_MID_K + 1 : big_c && k > shallow_k ? shallow_k + 1 : big_c && k > shallow_k / 2 ? shallow_k / 2 + 1 : warm_k && k > warm_k ? warm_k + 1 : 1;
         const unsigned long long want_lo = split && k > deep_k ? deep_k + 1 : lo,
-                                 want_hi = big_c && k <= shallow_k ? shallow_k : big_c && k <= GRID_MID_K ? GRID_MID_K : split && k <= deep_k ? deep_k
+                                 want_hi = big_c && k <= shallow_k / 2 ? shallow_k / 2 : big_c && k <= shallow_k ? shallow_k : big_c && k <= GRID_MID_K ? GRID_MID_K : split && k <= deep_k ? deep_k
                                            : warm_k && k <= warm_k ? warm_k : TK_SIZE_INF;
         TKT_CHECK(cells[at].k.lo == want_lo && cells[at].k.hi == want_hi,
                   "%llux%llux%llu lies in a cell of depths %llu..%llu, not %llu..%llu", m, n, k, cells[at].k.lo,
@@ -122,24 +122,29 @@ int main(void)
     int shallow_rows = 0;
     for (int r = 0; r < nr; r++) shallow_rows += rows[r].k.hi == shallow_k;
     TKT_CHECK(shallow_rows > 0, "no row of depths 1..%llu: the shallow cells' own choices were lost", shallow_k);
+    int thin_rows = 0;
+    for (int r = 0; r < nr; r++) thin_rows += rows[r].k.lo == 1 && rows[r].k.hi == shallow_k / 2;
+    TKT_CHECK(thin_rows > 0, "no row of depths 1..%llu: the thinnest cells' own choices were lost", shallow_k / 2);
     int mid_rows = 0;
     for (int r = 0; r < nr; r++) mid_rows += rows[r].k.lo == shallow_k + 1 && rows[r].k.hi == GRID_MID_K;
     TKT_CHECK(mid_rows > 0, "no row of depths %llu..%d: the middle cells' own choices were lost", shallow_k + 1, GRID_MID_K);
-    /* a shallow cell that chose as its deeper side did is joined to it: no row of its own */
-    for (int i = 0; i < nc; i++)
-        if (win[i].k.hi == shallow_k)
-            for (int j = i + 1; j < nc; j++)
-                if (win[j].m.lo == win[i].m.lo && win[j].n.lo == win[i].n.lo && win[j].k.lo == shallow_k + 1) {
-                    const range k = win[i].k;
-                    win[i] = win[j], win[i].k = k;
-                    break;
-                }
+    /* a shallow cell that chose as its deeper side did is joined to it: no row of its own (the
+     * 17..32 cells take their middle side's choice, then the 1..16 ones theirs) */
+    for (int pass = 0; pass < 2; pass++)
+        for (int i = 0; i < nc; i++)
+            if (win[i].k.hi == (pass ? shallow_k / 2 : shallow_k))
+                for (int j = i + 1; j < nc; j++)
+                    if (win[j].m.lo == win[i].m.lo && win[j].n.lo == win[i].n.lo && win[j].k.lo == win[i].k.hi + 1) {
+                        const range k = win[i].k;
+                        win[i] = win[j], win[i].k = k;
+                        break;
+                    }
     nr = merge_grid(win, nc, rows, GRID_MAX);
     check_rows(cells, nc, win, rows, nr);
     shallow_rows = 0;
-    for (int r = 0; r < nr; r++) shallow_rows += rows[r].k.lo == 1 && rows[r].k.hi == shallow_k;
-    TKT_CHECK(nr > 0 && shallow_rows == 0, "%d rows of depths 1..%llu where their deeper side decides the same",
-              shallow_rows, shallow_k);
+    for (int r = 0; r < nr; r++) shallow_rows += rows[r].k.hi == shallow_k || rows[r].k.hi == shallow_k / 2;
+    TKT_CHECK(nr > 0 && shallow_rows == 0, "%d rows ending at depth %llu or %llu where their deeper side decides the same",
+              shallow_rows, shallow_k / 2, shallow_k);
     {
         /* same_code: blocks the shape cuts away do not make two configurations different code */
         tkt_row a, b;

@@ -55,9 +55,11 @@ grep -q '^point 9\.\.12 x 257\.\.512 x 1\.\.64: 12x512x64 cache, 12x512x16 cache
 grep -q '^point 257\.\.512 x 257\.\.512 x 33\.\.256: 512x512x256 cache, 512x512x64 cache, 363x363x128 cache; candidates: 2$' "$work/o13" &&
   grep -q '^point 257\.\.512 x 257\.\.512 x 257\.\.\*: 512x512x512 cache, ' "$work/o13" && ok ||
   bad "dry run, cell 257..512 x 257..512: $(grep '^point 257\.\.512 x 257\.\.512' "$work/o13")"
-# a cell of a large C has a shallow side, measured 32 and 8 deep at its corner, 16 at its middle,
-# with candidates in both orders (the previous row and its twin here: nothing measured, no model)
-grep -q '^point 257\.\.512 x 257\.\.512 x 1\.\.32: 512x512x32 cache, 512x512x8 cache, 363x363x16 cache; candidates: 2$' "$work/o13" && ok ||
+# a cell of a large C has two shallow sides: 1..16, measured 16 and 4 deep at its corner, 8 at its
+# middle, and 17..32, measured 32 and 17 deep, 23 at its middle; each with candidates in both orders
+# (the previous row and its twin here: nothing measured, no model)
+grep -q '^point 257\.\.512 x 257\.\.512 x 1\.\.16: 512x512x16 cache, 512x512x4 cache, 363x363x8 cache; candidates: 2$' "$work/o13" &&
+  grep -q '^point 257\.\.512 x 257\.\.512 x 17\.\.32: 512x512x32 cache, 512x512x17 cache, 363x363x23 cache; candidates: 2$' "$work/o13" && ok ||
   bad "dry run, shallow cell 257..512 x 257..512: $(grep '^point 257\.\.512 x 257\.\.512' "$work/o13")"
 # a small cell (at most 64 x 64) measures its middle as deep as it is tall or wide, a larger one deep
 grep -q '^point 17\.\.32 x 17\.\.24 x \*: 32x24x256 cache, 32x24x512 cache, 23x20x23 cache;' "$work/o13" && ok ||

@@ -155,7 +155,8 @@ static int add_warm_split(grid_cell *cells, int cap, int n, range m, range nr, u
 int grid_cells(grid_cell *cells, int cap, double open, unsigned long long deep_k, unsigned long long deep_m,
                unsigned long long shallow_k, unsigned long long warm_l2)
 {
-    const range all = {1, TK_SIZE_INF}, shallow = {1, shallow_k};
+    /* a large C's shallow depths are two cells, 1..shallow_k / 2 and the rest up to shallow_k */
+    const range all = {1, TK_SIZE_INF}, thin = {1, shallow_k / 2}, shallow = {shallow_k / 2 + 1, shallow_k};
     /* the depths past shallow_k up to GRID_MID_K: a cell of their own where shallow_k is below it */
     const unsigned long long mid_k = shallow_k && shallow_k < GRID_MID_K ? GRID_MID_K : shallow_k;
     const range mid = {shallow_k + 1, mid_k};
@@ -167,8 +168,10 @@ int grid_cells(grid_cell *cells, int cap, double open, unsigned long long deep_k
         for (unsigned b = 0; b < NN; b++) {
             const range nr = band(n_hi, b);
             big_c[b] = shallow_k && !(decode && nr.lo > FINE_N) && (double)m.lo * (double)nr.lo >= GRID_SHALLOW_C;
-            if (big_c[b]) n = add_cell(cells, cap, n, m, nr, shallow, open, 0);
+            if (big_c[b] && thin.hi) n = add_cell(cells, cap, n, m, nr, thin, open, 0);
         }
+        for (unsigned b = 0; b < NN; b++)
+            if (big_c[b]) n = add_cell(cells, cap, n, m, band(n_hi, b), shallow, open, 0);
         for (unsigned b = 0; b < NN; b++)
             if (big_c[b] && mid_k > shallow_k) n = add_cell(cells, cap, n, m, band(n_hi, b), mid, open, 0);
         for (unsigned b = 0; b < NN; b++) {

@@ -29,14 +29,15 @@ typedef struct {
  * decode cells, one m range each), an open-ended range represented by `open`; returns how many there
  * are (<= GRID_MAX). deep_k > 0: the open-n cell of each band of more than 16 rows and at most
  * deep_m is two cells, depths up to deep_k and deep_k + 1 and up (shallow first). shallow_k > 0:
- * each cell whose C holds GRID_SHALLOW_C floats or more at its smallest corner is two, depths
- * 1..shallow_k (in the band's shallow cells), shallow_k + 1..GRID_MID_K (the band's middle cells, after
- * them) and GRID_MID_K + 1 and up. warm_l2 > 0 (the L2's bytes):
+ * each cell whose C holds GRID_SHALLOW_C floats or more at its smallest corner is four, depths
+ * 1..shallow_k / 2 and shallow_k / 2 + 1..shallow_k (the band's thin and shallow cells, first),
+ * shallow_k + 1..GRID_MID_K (the band's middle cells, after them) and GRID_MID_K + 1 and up.
+ * warm_l2 > 0 (the L2's bytes):
  * each cell of at most 16 rows and n past 256 (the band's 257..512 cell, each row count's decode
  * cells past 512) is two, depths up to grid_hot_depth at its widest n (GRID_DECODE_WARM_N where n
  * is open) and deeper, the shallow one (warm 1) also split in n past GRID_DECODE_WARM_N where n is
  * open (warm 2). The cells partition the shapes: every m x n x k lies in exactly one. */
-#define GRID_MAX 288
+#define GRID_MAX 320
 #define GRID_SHALLOW_C 32768
 #define GRID_MID_K 256
 #define GRID_DECODE_WARM_N 4096

@@ -35,7 +35,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#define MAXPTS 320
+#define MAXPTS 352
 #define MAXC 40 /* candidates per point: the previous choice, the model's, and their variants */
 #define NOISE 1.03 /* a challenger must beat the previous choice by this factor */
 #define ROUNDS 2   /* rounds of measurements, interleaved over the point's candidates */
@@ -55,7 +55,7 @@
 #define DOT_MAX_N 64 /* points at most this wide (exact) or cells no wider also try the dot form */
 #define SMALL_MN 64 /* cells no taller and no wider measure their middle shape shallow (SMALL_K deep at least) */
 #define SMALL_K 16
-#define SHALLOW_K 32 /* cells with a large C split their depths here (grid_cells); measured at 32, 16 and 8 */
+#define SHALLOW_K 32 /* cells with a large C split their depths here and at half (grid_cells); measured at 32, 17, 23 and 16, 4, 8 */
 #define ORDER_TWINS 8 /* candidates of a shallow point that are also tried in the other order */
 #define PRIOR_CUT 0.92 /* a candidate recent runs read under this fraction of the point's best is left out */
 #define OPEN_TOP_MIN 512 /* an open cell's top corner is a power of two at least this wide (floats: rows 2 KiB apart or more) */
@@ -735,6 +735,7 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
         /* the cell's top corner at two depths, and its middle (geometric, in m, n and k): a winner
          * must hold across the bucket, not only at its edge */
         const int deep = deep_k && cells[i].k.lo == deep_k + 1, shallow = shallow_k && cells[i].k.hi == shallow_k;
+        const int thin = shallow_k > 1 && cells[i].k.lo == 1 && cells[i].k.hi == shallow_k / 2;
         const int mid = shallow_k && shallow_k < GRID_MID_K && cells[i].k.lo == shallow_k + 1 && cells[i].k.hi == GRID_MID_K;
         const int past_mid = shallow_k && shallow_k < GRID_MID_K && cells[i].k.lo == GRID_MID_K + 1;
         /* the shallow side of a streamed cell (grid_cells): B in cache (warm 1), or past
@@ -758,8 +759,10 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
             hn = top;
         }
         if (deep) k1 = k2 = kb;
-        /* a shallow cell (a large C, few depths): its deepest and a quarter of that, the middle between */
-        if (shallow) k1 = (double)shallow_k, k2 = fmax(1, (double)(shallow_k / 4)), p->shallow = 1;
+        /* a shallow cell (a large C, few depths): its deepest and its shallowest, the middle between;
+         * the thinnest: its deepest and a quarter of that */
+        if (shallow) k1 = (double)shallow_k, k2 = (double)cells[i].k.lo, p->shallow = 1;
+        if (thin) k1 = (double)(shallow_k / 2), k2 = fmax(1, (double)(shallow_k / 8)), p->shallow = 1;
         /* a middle cell (a large C, depths past shallow_k to GRID_MID_K): likewise, both orders; the
          * depths past it: their top corner twice as deep as its top */
         if (mid) k1 = GRID_MID_K, k2 = GRID_MID_K / 4, p->shallow = 1;
