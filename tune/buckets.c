@@ -98,12 +98,21 @@ static range band(const unsigned long long *hi, unsigned i)
 static int add_cell(grid_cell *cells, int cap, int n, range m, range nr, range k, double open, int warm)
 {
     if (n < cap) {
-        cells[n].m = m, cells[n].n = nr, cells[n].k = k, cells[n].warm = warm;
+        cells[n].m = m, cells[n].n = nr, cells[n].k = k, cells[n].warm = warm, cells[n].shallow = 0;
         /* representative: the top edge (tile and block fits are tightest there); open: `open` */
         cells[n].ms = m.hi != TK_SIZE_INF ? (double)m.hi : open;
         cells[n].ns = nr.hi != TK_SIZE_INF ? (double)nr.hi : open;
     }
     return n + 1;
+}
+
+/* one of a large C's depth sides up to GRID_MID_K (grid_cells), which retune.c measures at its own
+ * depths in both orders */
+static int add_side(grid_cell *cells, int cap, int n, range m, range nr, range k, double open)
+{
+    n = add_cell(cells, cap, n, m, nr, k, open, 0);
+    if (n <= cap) cells[n - 1].shallow = 1;
+    return n;
 }
 
 double grid_hot_depth(unsigned long long l2, double width)
@@ -158,8 +167,9 @@ int grid_cells(grid_cell *cells, int cap, double open, unsigned long long deep_k
     /* a large C's shallow depths are two cells, 1..shallow_k / 2 and the rest up to shallow_k */
     const range all = {1, TK_SIZE_INF}, thin = {1, shallow_k / 2}, shallow = {shallow_k / 2 + 1, shallow_k};
     /* the depths past shallow_k up to GRID_MID_K: a cell of their own where shallow_k is below it */
-    const unsigned long long mid_k = shallow_k && shallow_k < GRID_MID_K ? GRID_MID_K : shallow_k;
+    const unsigned long long mid_k = shallow_k < GRID_MID_K ? GRID_MID_K : shallow_k;
     const range mid = {shallow_k + 1, mid_k};
+    const range sides[] = {thin, shallow, mid}; /* an empty one (lo > hi) is no cell */
     int n = 0;
     for (unsigned a = 0; a < NM; a++) {
         const range m = band(m_hi, a);
@@ -168,12 +178,10 @@ int grid_cells(grid_cell *cells, int cap, double open, unsigned long long deep_k
         for (unsigned b = 0; b < NN; b++) {
             const range nr = band(n_hi, b);
             big_c[b] = shallow_k && !(decode && nr.lo > FINE_N) && (double)m.lo * (double)nr.lo >= GRID_SHALLOW_C;
-            if (big_c[b] && thin.hi) n = add_cell(cells, cap, n, m, nr, thin, open, 0);
         }
-        for (unsigned b = 0; b < NN; b++)
-            if (big_c[b]) n = add_cell(cells, cap, n, m, band(n_hi, b), shallow, open, 0);
-        for (unsigned b = 0; b < NN; b++)
-            if (big_c[b] && mid_k > shallow_k) n = add_cell(cells, cap, n, m, band(n_hi, b), mid, open, 0);
+        for (unsigned s = 0; s < sizeof sides / sizeof sides[0]; s++)
+            for (unsigned b = 0; b < NN; b++)
+                if (big_c[b] && sides[s].lo <= sides[s].hi) n = add_side(cells, cap, n, m, band(n_hi, b), sides[s], open);
         for (unsigned b = 0; b < NN; b++) {
             const range nr = band(n_hi, b);
             const range rest = {big_c[b] ? mid_k + 1 : 1, TK_SIZE_INF};

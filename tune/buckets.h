@@ -23,6 +23,7 @@ typedef struct {
     range m, n, k;
     double ms, ns;
     int warm; /* a streamed cell's shallow side (add_warm_split): 1 measured with B in cache, 2 streamed; 0 */
+    int shallow; /* 1: a large C's depth side up to GRID_MID_K (grid_cells), measured at its own depths */
 } grid_cell;
 
 /* The grid's buckets, m-major (for each m band its shallow cells, then its cells in n order, then its

@@ -734,10 +734,7 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
         memset(p, 0, sizeof *p);
         /* the cell's top corner at two depths, and its middle (geometric, in m, n and k): a winner
          * must hold across the bucket, not only at its edge */
-        const int deep = deep_k && cells[i].k.lo == deep_k + 1, shallow = shallow_k && cells[i].k.hi == shallow_k;
-        const int thin = shallow_k > 1 && cells[i].k.lo == 1 && cells[i].k.hi == shallow_k / 2;
-        const int mid = shallow_k && shallow_k < GRID_MID_K && cells[i].k.lo == shallow_k + 1 && cells[i].k.hi == GRID_MID_K;
-        const int past_mid = shallow_k && shallow_k < GRID_MID_K && cells[i].k.lo == GRID_MID_K + 1;
+        const int deep = deep_k && cells[i].k.lo == deep_k + 1;
         /* the shallow side of a streamed cell (grid_cells): B in cache (warm 1), or past
          * GRID_DECODE_WARM_N streamed (warm 2) */
         const int warm = cells[i].warm;
@@ -759,16 +756,13 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
             hn = top;
         }
         if (deep) k1 = k2 = kb;
-        /* a shallow cell (a large C, few depths): its deepest and its shallowest, the middle between;
-         * the thinnest: its deepest and a quarter of that */
-        if (shallow) k1 = (double)shallow_k, k2 = (double)cells[i].k.lo, p->shallow = 1;
-        if (thin) k1 = (double)(shallow_k / 2), k2 = fmax(1, (double)(shallow_k / 8)), p->shallow = 1;
-        /* a middle cell (a large C, depths past shallow_k to GRID_MID_K): likewise, both orders; the
-         * depths past it: their top corner twice as deep as its top */
-        if (mid) k1 = GRID_MID_K, k2 = GRID_MID_K / 4, p->shallow = 1;
-        if (past_mid) k1 = fmin(2 * GRID_MID_K, maxdim);
-        /* a streamed cell's shallow side with B in cache: its deepest and a quarter of that, as above */
-        if (warm == 1) k1 = (double)cells[i].k.hi, k2 = (double)(cells[i].k.hi / 4);
+        /* a cell of few depths (a large C's sides up to GRID_MID_K, in both orders; a streamed cell's
+         * shallow side with B in cache): its deepest, and a quarter of that or its shallowest, the
+         * middle between (1..16: 16, 4, 8; 17..32: 32, 17, 23; 33..256: 256, 64, 128) */
+        if (cells[i].shallow || warm == 1)
+            k1 = (double)cells[i].k.hi, k2 = fmax((double)(cells[i].k.hi / 4), (double)cells[i].k.lo), p->shallow = cells[i].shallow;
+        /* the depths past GRID_MID_K: their top corner twice as deep as its */
+        else if (shallow_k && shallow_k < GRID_MID_K && cells[i].k.lo == GRID_MID_K + 1) k1 = fmin(2 * GRID_MID_K, maxdim);
         double mm = round(sqrt((double)cells[i].m.lo * hm)), mn = round(sqrt((double)cells[i].n.lo * hn));
         /* LLM decode: up to STREAM_M rows against a weight matrix that comes from memory, as every
          * layer's weights do once per token. Such a cell is measured with its operands rotated out of
