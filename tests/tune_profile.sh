@@ -1,5 +1,5 @@
 #!/bin/sh
-# Level-0 profiling (tune/profile.c) on the portable scalar ISA: candidates are measured in child
+# Level-0 profiling (tune/profile.c) on the portable scalar ISA: each tile at every unroll, measured in child
 # processes; a crashing one is recorded as `result=crash`, a hanging one as `result=timeout`, the
 # others `result=ok` with GFLOP/s; a second run finds everything in the record log and measures
 # nothing (resume). usage: tune_profile.sh TKTUNE TKGEN ROOT WORKDIR
@@ -11,11 +11,15 @@ log="$work/records.log"
 TKTUNE_TEST_CRASH=1 TKTUNE_TEST_HANG=2 "$tktune" profile --root "$root" --cpu generic --log "$log" \
   --work "$work/probe" --tkgen "$tkgen" --budget 4 --timeout 2 > "$work/out1" 2>&1 || bad "first run failed: $(cat "$work/out1")"
 n=$(grep -c '^tk-record 1 op=gemm dtype=f32 cpu=generic isa=scalar level=0 ' "$log" 2>/dev/null || echo 0)
-[ "$n" = 4 ] && ok || bad "want 4 records, got $n"
+[ "$n" = 16 ] && ok || bad "want 16 records (4 tiles at 4 unrolls), got $n"
 [ "$(grep -c 'result=crash signal=11' "$log")" = 1 ] && ok || bad "the crashing candidate was not recorded as a crash"
 [ "$(grep -c 'result=timeout' "$log")" = 1 ] && ok || bad "the hanging candidate was not recorded as a timeout"
-[ "$(grep -c 'result=ok gflops=[0-9]' "$log")" = 2 ] && ok || bad "want 2 measured candidates"
+[ "$(grep -c 'result=ok gflops=[0-9]' "$log")" = 14 ] && ok || bad "want 14 measured candidates"
 grep -q 'tile=[0-9]*x[0-9]*vec ku=4 form=packed kc=[0-9]* ' "$log" && ok || bad "record lacks the decisions in order"
+# the unroll is a level-0 decision: each tile is measured at every unroll, 1, 2, 4 and 8
+sed -n 's/.* tile=\([0-9]*x[0-9]*vec\) ku=\([0-9]*\) .*/\1 \2/p' "$log" | sort -k1,1 -k2n | awk '{ u[$1] = u[$1] " " $2 }
+  END { for (t in u) if (u[t] != " 1 2 4 8") { print t ":" u[t]; bad = 1 } exit bad }' > "$work/kus" && ok ||
+  bad "a tile lacks an unroll: $(cat "$work/kus")"
 # A direct tile is timed as itself: the probe finds each kernel by its decisions and the record names
 # the function it timed. Until session 34 it took the n-th kernel of a list that also holds each
 # direct tile's one-row kernel, so the second direct tile was timed as the first one's one-row kernel.
@@ -23,11 +27,11 @@ grep -q 'tile=[0-9]*x[0-9]*vec ku=4 form=packed kc=[0-9]* ' "$log" && ok || bad 
 if grep -qw avx2 /proc/cpuinfo 2>/dev/null && grep -qw fma /proc/cpuinfo; then
   "$tktune" profile --root "$root" --cpu x86-64-v3 --log "$work/v3.log" --work "$work/probe3" --tkgen "$tkgen" --budget 4 \
     > "$work/out3" 2>&1 || bad "x86-64-v3 run failed: $(tail -3 "$work/out3")"
-  [ "$(grep -c ' form=direct .* result=ok .* timed=' "$work/v3.log")" = 2 ] && ok || bad "want 2 direct tiles timed: $(cat "$work/v3.log")"
+  [ "$(grep -c ' form=direct .* result=ok .* timed=' "$work/v3.log")" = 8 ] && ok || bad "want 2 direct tiles at 4 unrolls timed: $(cat "$work/v3.log")"
   awk '{ tile = form = timed = ""
-         for (i = 1; i <= NF; i++) { split($i, kv, "="); if (kv[1] == "tile") tile = kv[2]; if (kv[1] == "form") form = kv[2]; if (kv[1] == "timed") timed = kv[2] }
-         split(tile, t, "x"); want = "_" t[1] "x" (t[2] + 0) * 8 "_avx2fma_" (form == "direct" ? "direct" : "bcast") "_u"
-         if (timed == "" || index(timed, want) == 0) { print; wrong = 1 } }
+         for (i = 1; i <= NF; i++) { split($i, kv, "="); if (kv[1] == "tile") tile = kv[2]; if (kv[1] == "ku") ku = kv[2]; if (kv[1] == "form") form = kv[2]; if (kv[1] == "timed") timed = kv[2] }
+         split(tile, t, "x"); want = "_" t[1] "x" (t[2] + 0) * 8 "_avx2fma_" (form == "direct" ? "direct" : "bcast") "_u" ku
+         if (timed == "" || !match(timed, want "(_|$)")) { print; wrong = 1 } }
        END { exit wrong }' "$work/v3.log" > "$work/wrong" && ok || bad "a record timed another kernel than its tile: $(cat "$work/wrong")"
 else
   echo "tune_profile: no AVX2 here, the direct-form check is left out"

@@ -240,6 +240,22 @@ int same_code(const tkt_row *a, const tkt_row *b, double crowd, double m, double
     return x[0] == y[0] && x[1] == y[1] && x[2] == y[2];
 }
 
+/* The unroll of 4, every table's before session 50, keeps a tile unless another ran KU_EDGE
+ * faster: a kernel's level-0 figure moves by a few percent between runs. */
+#define KU_EDGE 1.02
+
+int l0_chosen_ku(const measured_l0 *l0, int n0, int i)
+{
+    const double mine = l0[i].gflops * (l0[i].c.ku == 4 ? KU_EDGE : 1.0);
+    for (int j = 0; j < n0; j++) {
+        const double other = l0[j].gflops * (l0[j].c.ku == 4 ? KU_EDGE : 1.0);
+        if (j != i && l0[j].c.mr == l0[i].c.mr && l0[j].c.nv == l0[i].c.nv && l0[j].c.direct == l0[i].c.direct &&
+            (other > mine || (other == mine && j < i)))
+            return 0;
+    }
+    return 1;
+}
+
 int model_best(const isa_desc *isa, const cand_caps *k, const model_machine *h, const measured_l0 *l0, int n0,
                double ms, double ns, const double *ks, int nks, int cold, tkt_row *out, int want)
 {
@@ -251,6 +267,7 @@ int model_best(const isa_desc *isa, const cand_caps *k, const model_machine *h, 
         /* each kernel, then (cold, B in place) the same kernel prefetching B */
         const unsigned pf = i % 2 ? TUNE_PF_ROWS : 0;
         if (pf && !tune_pf_twin(isa, cold, !c->direct)) continue;
+        if (!l0_chosen_ku(l0, n0, i / 2)) continue;
         unsigned long long kcs[64], mcs[64], ncs[64];
         double best = INFINITY;
         tkt_row win;

@@ -63,8 +63,12 @@ void run_blocks(unsigned mr, unsigned nr, unsigned long long kc, unsigned long l
 /* 1 when two rows run the same code on m x n x k with one thread (same_choice, the blocks as
  * run_blocks gives them, the split aside). */
 int same_code(const tkt_row *a, const tkt_row *b, double crowd, double m, double n, double k);
+/* 1 when l0[i] is the unroll its tile is ranked at: the unroll is a level-0 decision (level0_plan
+ * profiles each tile at several), taken by the kernel's measured speed, the unroll of 4 kept unless
+ * another ran 2% faster (a tie: the first record). */
+int l0_chosen_ku(const measured_l0 *l0, int n0, int i);
 /* The model's `want` best configurations for an ms x ns shape over the depths ks (one per measured
- * kernel, its best blocks), best first; returns how many. Ranges are left for the caller. cold:
+ * tile at its chosen unroll, its best blocks), best first; returns how many. Ranges are left for the caller. cold:
  * the operands come from memory at every call (bench/cold.h); then each kernel that reads B in
  * place is also ranked prefetching B (pf = TUNE_PF_ROWS), where the ISA has prefetching kernels. */
 int model_best(const isa_desc *isa, const cand_caps *k, const model_machine *h, const measured_l0 *l0, int n0,

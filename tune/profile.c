@@ -327,7 +327,8 @@ int level0_plan(const cand_l0 *l0, int n0, const cand_caps *k, int budget, unsig
                 cand_l0 *pick, unsigned long long *kcs)
 {
     /* first, for every vector count NV, the tallest tile that fits (the most accumulators: what
-     * hides the FMA latency), in both forms; then the rest by loads per FMA; all at the unroll of 4 */
+     * hides the FMA latency), in both forms; then the rest by loads per FMA; `budget` tiles chosen
+     * at the unroll of 4 */
     int np = 0;
     for (unsigned nv = 1; nv <= 64; nv++) {
         unsigned best = 0;
@@ -350,6 +351,13 @@ int level0_plan(const cand_l0 *l0, int n0, const cand_caps *k, int budget, unsig
             pick[j - 1] = tmp;
         }
     if (np > budget) np = budget;
+    /* the unroll is a level-0 decision too: every chosen tile is also profiled at the other
+     * unrolls its ISA builds (1, 2, 8); model_best ranks each tile at the one that ran fastest */
+    const int tiles = np;
+    for (int i = 0; i < tiles; i++)
+        for (int j = 0; j < n0; j++)
+            if (l0[j].ku != 4 && l0[j].mr == pick[i].mr && l0[j].nv == pick[i].nv && l0[j].direct == pick[i].direct)
+                pick[np++] = l0[j];
     /* level 0 is timed on L1-resident operands: the deepest kc (up to want_kc) whose A and B
      * micro-panels fit in L1 together */
     for (int i = 0; i < np; i++) {

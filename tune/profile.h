@@ -52,9 +52,9 @@ void probe_compile_cmd(const profile_opts *o, const isa_desc *isa, const char *g
  * on success; the command it ran is left in cmd (for the caller's error message). */
 int probe_compile(const profile_opts *o, const isa_desc *isa, const char *gen_dir, const char *src, const char *bin,
                   char *cmd, size_t cap);
-/* Which level-0 candidates a budget of `budget` probes measures, and at which depth (the largest
- * level-1 kc not above want_kc that keeps both micro-panels in L1): fills pick[] and kcs[], returns
- * how many. */
+/* Which level-0 candidates a budget of `budget` tiles measures (each at every unroll l0 holds for
+ * it), and at which depth (the largest level-1 kc not above want_kc that keeps both micro-panels in
+ * L1): fills pick[] and kcs[], returns how many. */
 int level0_plan(const cand_l0 *l0, int n0, const cand_caps *k, int budget, unsigned long long want_kc,
                 cand_l0 *pick, unsigned long long *kcs);
 /* The 1-minute load average (recorded with each measurement: the machine may be shared). */

@@ -8,7 +8,7 @@ typedef struct {
     const char *out;        /* the table to write */
     const char *shapes;     /* optional: shapes that get exact rows */
     double budget_s;        /* wall-clock budget of the measuring phases */
-    int l0_budget;          /* level-0 kernels to profile */
+    int l0_budget;          /* level-0 tiles to profile (each at every unroll) */
     int topk;               /* model candidates measured per grid point */
     int dry_run;            /* print the plan, measure nothing */
     double max_dim;         /* largest dimension of a grid point; 0: from the table's peak */
