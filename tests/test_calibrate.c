@@ -163,5 +163,24 @@ int main(int argc, char **argv)
                   "no fit to the current code's 115 groups: %d groups, fitted %.3f, defaults %.3f (earlier %d)",
                   info.groups, info.after, info.before, info.earlier);
     }
+    /* a kernel profiled again (profile_level0 measures a tile's unrolls together) is read at its
+     * last record, once */
+    snprintf(path, sizeof path, "%s/calib-l0.records", argv[1]);
+    f = fopen(path, "w");
+    if (!f) return fprintf(stderr, "cannot write %s\n", path), 2;
+    {
+        static const int kus[3] = {4, 1, 4}, gfs[3] = {200, 180, 170};
+        for (int j = 0; j < 3; j++)
+            fprintf(f, "tk-record 1 op=gemm dtype=f32 cpu=x isa=avx512f level=0 tile=6x4vec ku=%d form=direct kc=128 result=ok gflops=%d spread=0.01 timed=tki_ukr_test %sevidence=measured load=0.1 date=1\n",
+                    kus[j], gfs[j], records_kernels());
+    }
+    fclose(f);
+    {
+        measured_l0 again[4];
+        int nl = read_level0(path, "x", again, 4);
+        TKT_CHECK(nl == 2 && again[0].c.ku == 4 && again[0].gflops == 170 && again[1].c.ku == 1 && again[1].gflops == 180,
+                  "read %d kernels (first ku %u at %g): not ku 4 at its last reading, 170, and ku 1", nl, again[0].c.ku,
+                  again[0].gflops);
+    }
     return tkt_finish("test_calibrate");
 }

@@ -2,7 +2,7 @@
 # Level-0 profiling (tune/profile.c) on the portable scalar ISA: each tile at every unroll, measured in child
 # processes; a crashing one is recorded as `result=crash`, a hanging one as `result=timeout`, the
 # others `result=ok` with GFLOP/s; a second run finds everything in the record log and measures
-# nothing (resume). usage: tune_profile.sh TKTUNE TKGEN ROOT WORKDIR
+# nothing (resume), and a tile with one unroll missing is measured again at all of them. usage: tune_profile.sh TKTUNE TKGEN ROOT WORKDIR
 set -u
 tktune=$1 tkgen=$2 root=$3 work=$4
 . "$(dirname "$0")/lib.sh"
@@ -40,4 +40,13 @@ before=$(wc -l < "$log")
 "$tktune" profile --root "$root" --cpu generic --log "$log" --work "$work/probe" --tkgen "$tkgen" --budget 4 \
   > "$work/out2" 2>&1 || bad "second run failed"
 [ "$(wc -l < "$log")" = "$before" ] && grep -q "0 level-0 candidates measured" "$work/out2" && ok || bad "resume measured again"
+# A tile with an unroll missing from the log is measured again at every unroll (the unroll is
+# chosen by comparing them, so they come from one run), the other tiles not at all
+tile=$(sed -n 's/.* tile=\([0-9]*x[0-9]*vec\) ku=2 form=packed .* result=ok .*/\1/p' "$log" | head -n 1)
+grep -v " tile=$tile ku=2 " "$log" > "$work/cut.log" && before=$(wc -l < "$work/cut.log")
+"$tktune" profile --root "$root" --cpu generic --log "$work/cut.log" --work "$work/probe" --tkgen "$tkgen" --budget 4 \
+  > "$work/out4" 2>&1 || bad "run on the cut log failed"
+tail -n +$((before + 1)) "$work/cut.log" | sed -n 's/.* tile=\([0-9]*x[0-9]*vec\) ku=\([0-9]*\) .*/\1 \2/p' | sort -k2n | tr '\n' ' ' > "$work/again"
+[ -n "$tile" ] && [ "$(cat "$work/again")" = "$tile 1 $tile 2 $tile 4 $tile 8 " ] && ok ||
+  bad "with $tile ku=2 cut from the log, measured: $(cat "$work/again")"
 finish tune_profile

@@ -33,6 +33,15 @@ int read_level0(const char *log, const char *cpu, measured_l0 *out, int cap)
             continue;
         m.c.direct = !strcmp(form, "direct");
         m.gflops = strtod(g + 8, NULL);
+        /* a kernel measured again (profile_level0 measures a tile's unrolls together): the last reading */
+        int at = 0;
+        while (at < n && at < cap && !(out[at].c.mr == m.c.mr && out[at].c.nv == m.c.nv && out[at].c.ku == m.c.ku &&
+                                       out[at].c.direct == m.c.direct))
+            at++;
+        if (at < n && at < cap) {
+            out[at] = m;
+            continue;
+        }
         if (n < cap) out[n] = m;
         n++;
     }

@@ -10,7 +10,8 @@ typedef struct {
     double gflops;
 } measured_l0;
 
-/* The successful level-0 records of `cpu` in the log; returns how many were read (<= cap). */
+/* The successful level-0 records of `cpu` in the log, a kernel measured more than once at its last
+ * record; returns how many kernels were read (<= cap). */
 int read_level0(const char *log, const char *cpu, measured_l0 *out, int cap);
 /* The last op=machine record of `cpu` measured on this host (host=, machine_host) with this build's
  * sweep: 1 when found. Bandwidths in bytes/s; lat (when not NULL): L2, L3, DRAM load latency, seconds;

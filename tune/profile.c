@@ -252,14 +252,23 @@ int profile_level0(const profile_opts *o, const isa_desc *isa, const cand_l0 *ca
     int np = 0, nd = 0, measured = 0;
     int *slot = calloc((size_t)n, sizeof *slot);
     if (!slot) die("out of memory");
-    /* the probe holds every candidate still to measure; each is run alone */
+    /* the probe holds every candidate still to measure; each is run alone. A tile's unrolls are
+     * measured together: the unroll is chosen by comparing them (l0_chosen_ku), and one kernel's
+     * figure moved by up to 1.15x between runs on the spr host (the unroll of 4 measured on a
+     * faster day beat every other unroll of every tile), so a tile with any unroll still to
+     * measure is measured again at all of them, and read_level0 keeps each kernel's last record */
     for (int i = 0; i < n; i++) {
-        char key[256], one[64];
+        char key[256];
         cand_key(isa, &cands[i], kcs[i], key, sizeof key);
-        if (log_has(o->log, o->cpu, key)) {
-            slot[i] = -1;
-            continue;
-        }
+        slot[i] = log_has(o->log, o->cpu, key) ? -1 : 0;
+    }
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < n && slot[i] < 0; j++)
+            if (slot[j] == 0 && cands[j].mr == cands[i].mr && cands[j].nv == cands[i].nv && cands[j].direct == cands[i].direct)
+                slot[i] = 0;
+    for (int i = 0; i < n; i++) {
+        char one[64];
+        if (slot[i] < 0) continue;
         snprintf(one, sizeof one, "%s%ux%ux%u", (cands[i].direct ? nd : np) ? "," : "", cands[i].mr, cands[i].nv,
                  cands[i].ku);
         strncat(cands[i].direct ? direct : tiles, one, 4000 - strlen(cands[i].direct ? direct : tiles));
