@@ -28,7 +28,7 @@ run "$log" "$out" > "$work/o1" 2>&1 && ok || bad "retune failed: $(tail -5 "$wor
 "$tkgen" check --root "$root" "$out" > "$work/o2" 2>&1 && ok || bad "tkgen check: $(cat "$work/o2")"
 tail -n 1 "$out" | awk '$1 == "row" && $2 == "*" && $3 == "*" && $4 == "*" { exit 0 } { exit 1 }' && ok || bad "last row is not the catch-all"
 awk '$1 == "row" && $2 == 7 && $3 == 9 && $4 == 5 { f = 1 } END { exit !f }' "$out" && ok || bad "no exact-shape row for 7x9x5"
-grep -q " level=full m=7 n=9 k=5 .* path=plain rep=0 result=ok" "$log" && ok || bad "7x9x5 was not measured as its exact-shape instance"
+grep -q " level=full m=7 n=9 k=5 .* path=literal rep=0 result=ok" "$log" && ok || bad "7x9x5 was not measured as its exact-shape instance"
 grep -q '^source       measured$' "$out" && ok || bad "source is not 'measured'"
 grep -q '^phases (s): machine .*level 0 .*measure .*total' "$work/w/report.txt" && [ -s "$work/w/report.svg" ] && ok ||
   bad "report: $(cat "$work/w/report.txt" 2>/dev/null | tail -3)"

@@ -36,7 +36,7 @@ if grep -qw avx512f /proc/cpuinfo 2>/dev/null; then
   "$tktune" retune --root "$root" --cpu x86-64-v4 --tkgen "$tkgen" --work "$work/v4" --log "$work/v4.log" --out "$work/v4.tkt" \
     --budget 2 --top 1 --max-dim 32 --timeout 20 --shapes "$work/even.shapes" --sample-ms 0.5 --rows 32 > "$work/o12" 2>&1 && ok ||
     bad "retune of x86-64-v4 failed: $(tail -3 "$work/o12")"
-  grep -q ' level=full m=32 n=32 k=32 tile=8x2vec .* path=plain rep=0 result=ok' "$work/v4.log" && ok ||
+  grep -q ' level=full m=32 n=32 k=32 tile=8x2vec .* path=literal rep=0 result=ok' "$work/v4.log" && ok ||
     bad "32x32x32 was not measured with an even 8x32 tile"
 fi
 

@@ -509,7 +509,7 @@ static void measure_key(const isa_desc *isa, int exact, const tkt_row *r, unsign
                         unsigned long long k, int cold, char *key, size_t cap)
 {
     full_key(isa, r, m, n, k, key, cap);
-    if (exact) strncat(key, " path=plain", cap - strlen(key) - 1);
+    if (exact) strncat(key, " path=literal", cap - strlen(key) - 1);
     if (cold) strncat(key, " operands=cold", cap - strlen(key) - 1);
 }
 

@@ -17,8 +17,9 @@ typedef struct {
     const isa_desc *isa;
     const tkt_table *t;
     char bin[1100];
-    int exact; /* 1: built by exact_probe_build; its records say path=plain (path=exact before
-                * session 12: the descriptor instance) */
+    int exact; /* 1: built by exact_probe_build; its records say path=literal (path=plain before
+                * session 50: alpha and beta read at run time; path=exact before session 12: the
+                * descriptor instance) */
     unsigned long long cold_bytes; /* the arena cold measurements rotate their operands through */
     char compile[4096];            /* built with compile 0: the command that compiles it */
 } shape_probe;
