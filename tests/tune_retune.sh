@@ -5,7 +5,7 @@
 # its exact-shape instance; a completed run is recorded and the next one measures afresh; a run
 # killed mid-way leaves the table as it was and no lock or temporary file, and the rerun after it
 # measures nothing twice; a run whose budget ran out is followed by one that starts where it
-# stopped; the record-log prior leaves out what recent runs read far behind; a crashing
+# stopped, an exact row it never reached kept; the record-log prior leaves out what recent runs read far behind; a crashing
 # configuration is recorded and never chosen; evaluate's ratios to its oracle are at most 1; the
 # probe's cold mode (operands rotated through an arena) times and checks, and a cold run on busy
 # memory is run again and marked; no row has a tile taller than its m range; a malformed shape list
@@ -82,6 +82,13 @@ budget_s=0.001
 run "$work/clock.log" "$work/clock.tkt" > "$work/oclock" 2>&1 && grep -q "^phases (s):.*(budget ran out)" "$work/oclock" &&
   grep -q "^tk-record 1 op=retune cpu=generic run=2 result=done points=282 measurements=0 " "$work/clock.log" && ok ||
   bad "a run past its budget before the first measurement: $(tail -3 "$work/oclock")"
+# an exact shape the budget never reached keeps its row (a cut run dropped them until session 50)
+cp "$rl" "$work/clockx.log"
+"$tktune" retune --root "$root" --cpu generic --tkgen "$tkgen" --work "$work/wx" --log "$work/clockx.log" --out "$work/clockx.tkt" \
+  --budget 2 --top 1 --max-dim 48 --timeout 5 --shapes "$work/shapes" --budget-s "$budget_s" --table "$out" > "$work/oclockx" 2>&1 &&
+  was=$(awk '$1 == "row" && $2 == 7 && $3 == 9 && $4 == 5' "$out") && [ -n "$was" ] &&
+  [ "$(awk '$1 == "row" && $2 == 7 && $3 == 9 && $4 == 5' "$work/clockx.tkt")" = "$was" ] && ok ||
+  bad "the exact row of 7x9x5 did not survive a run cut before it: $(tail -2 "$work/oclockx") $(grep '^row  *7 ' "$work/clockx.tkt")"
 # the table a run chose goes through `tkgen check` before it replaces the old one (a retune once
 # wrote a table the build refused): the last run's is the table it wrote; a tkgen that refuses
 # stops the run with the table as it was, and the refused one kept for the reader

@@ -77,7 +77,7 @@ typedef struct {
     int win;
     int inc;                /* the incumbent a challenger must beat: 0, or the twin of a tall cand[0] */
     int noisy;              /* a streamed point measured while another machine used the memory: kept */
-    int skipped;            /* an exact shape outside --rows: not measured, its row kept */
+    int skipped;            /* an exact shape outside --rows or past the budget: not decided, its row kept */
     int shallow;            /* the shallow side of a cell with a large C: candidates in both orders */
 } point;
 
@@ -974,6 +974,9 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
                 }
             }
         }
+        /* an exact shape the budget cut short keeps its row, as a cell keeps its own (until session
+         * 50 it lost it: a run of 300 s dropped four exact rows of the spr table it never reached) */
+        if (out_of_time && i < nexact) p->skipped = 1;
         for (int j = 0; j < p->nc && !out_of_time; j++) p->score[j] = p->out[j] ? -1 : depth_score(best[j], p->nsh);
         if (!out_of_time) drop_tall(p, best);
         /* the incumbent stays unless a challenger beats it by more than the noise */
@@ -1036,7 +1039,7 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
     for (int i = 0; i < nexact; i++) {
         tkt_row r = pts[i].cand[pts[i].win];
         if (pts[i].skipped) {
-            /* outside --rows: its exact row, if the table has one, stays as it was */
+            /* outside --rows or not reached: its exact row, if the table has one, stays as it was */
             const tkt_row *was = table_match(t, pts[i].sm[0], pts[i].sn[0], pts[i].sk[0]);
             if (was->m.lo == pts[i].sm[0] && was->m.hi == pts[i].sm[0] && was->n.lo == pts[i].sn[0] &&
                 was->n.hi == pts[i].sn[0] && was->k.lo == pts[i].sk[0] && was->k.hi == pts[i].sk[0])
