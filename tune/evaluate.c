@@ -30,7 +30,10 @@
 #include <sys/stat.h>
 
 #define MAXSHAPES 128
-#define MAXCAND 512
+/* a shape's oracle space: every level-0 kernel (16 tiles at 4 unrolls) at every kc up to k (16 at
+ * most), and its prefetching twins where B is streamed: 2048 at most; 512 cut it short once
+ * unrolls came in (static: about 50 MB, touched as far as the shapes use them) */
+#define MAXCAND 2048
 #define ROUNDS 5 /* paired rounds after the sweep (an odd count: one median) */
 
 /* one configuration of the oracle space as a table row */
