@@ -69,9 +69,10 @@ int same_code(const tkt_row *a, const tkt_row *b, double crowd, double m, double
  * another ran 2% faster (a tie: the first record). */
 int l0_chosen_ku(const measured_l0 *l0, int n0, int i);
 /* The model's `want` best configurations for an ms x ns shape over the depths ks (one per measured
- * tile at its chosen unroll, its best blocks), best first; returns how many. Ranges are left for the caller. cold:
- * the operands come from memory at every call (bench/cold.h); then each kernel that reads B in
- * place is also ranked prefetching B (pf = TUNE_PF_ROWS), where the ISA has prefetching kernels. */
+ * tile at its chosen unroll, its best blocks), best first; returns how many. Ranges are left for
+ * the caller. cold: the operands come from memory at every call (bench/cold.h); then each kernel
+ * that reads B in place is also ranked prefetching B (pf = TUNE_PF_ROWS), where the ISA has
+ * prefetching kernels. */
 int model_best(const isa_desc *isa, const cand_caps *k, const model_machine *h, const measured_l0 *l0, int n0,
                double ms, double ns, const double *ks, int nks, int cold, tkt_row *out, int want);
 /* One winner per grid cell (as grid_cells orders them) to rows: a cell with the winner of its deeper

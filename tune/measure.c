@@ -76,12 +76,12 @@ static int write_source(const char *path, const char *sym, const char *isa, int 
     if (exact) {
         /* the plain instance, as tk_gemm_f32 runs it: the descriptor instance that the probe timed
          * until session 12 folds less (16x16x16 on the Zen 5: ku 16 lost to ku 4 there, 150 against
-         * 158 GFLOP/s, and won through tk_gemm_f32, 190-195 against 176-183) */
-        /* alpha 1 and beta 0 as constants, as an application writes them (and the bench calls
-         * tk_gemm_f32): the instance is inlined into the caller and folds them. Read from the
-         * descriptor until session 50, they were not folded: 13x17x33 on 13x32 ran 54 GFLOP/s
-         * here and 105-110 called as users call it, where 13x16 ku8 ran 83 either way, and the
-         * retune chose 13x16 (spr) */
+         * 158 GFLOP/s, and won through tk_gemm_f32, 190-195 against 176-183). Alpha 1 and beta 0
+         * as constants, as an application writes them (and the bench calls tk_gemm_f32): the
+         * instance is inlined into the caller and folds them. Read from the descriptor until
+         * session 50, they were not folded: 13x17x33 on 13x32 ran 54 GFLOP/s here and 105-110
+         * called as users call it, where 13x16 ku8 ran 83 either way, and the retune chose 13x16
+         * (spr) */
         fprintf(f, "static tk_status plain(int row, const tk_gemm_desc *q) {\n    switch (row) {\n");
         for (int j = 0; j < exact; j++)
             fprintf(f, "    case %d: return tki_gemm_f32_exactnn_%s_%d(1.0f, q->a, q->lda, q->b, q->ldb, 0.0f, q->c, q->ldc);\n",

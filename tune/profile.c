@@ -254,9 +254,10 @@ int profile_level0(const profile_opts *o, const isa_desc *isa, const cand_l0 *ca
     if (!slot) die("out of memory");
     /* the probe holds every candidate still to measure; each is run alone. A tile's unrolls are
      * measured together: the unroll is chosen by comparing them (l0_chosen_ku), and one kernel's
-     * figure moved by up to 1.15x between runs on the spr host (the unroll of 4 measured on a
-     * faster day beat every other unroll of every tile), so a tile with any unroll still to
-     * measure is measured again at all of them, and read_level0 keeps each kernel's last record */
+     * figure moved by up to 1.15x between runs on the spr host (the unroll of 4, measured 2.5
+     * hours before the others in a faster spell, beat every unroll of every tile), so a tile with
+     * any unroll still to measure is measured again at all of them, and read_level0 keeps each
+     * kernel's last record */
     for (int i = 0; i < n; i++) {
         char key[256];
         cand_key(isa, &cands[i], kcs[i], key, sizeof key);
