@@ -35,8 +35,7 @@ int read_level0(const char *log, const char *cpu, measured_l0 *out, int cap)
         m.gflops = strtod(g + 8, NULL);
         /* a kernel measured again (profile_level0 measures a tile's unrolls together): the last reading */
         int at = 0;
-        while (at < n && at < cap && !(out[at].c.mr == m.c.mr && out[at].c.nv == m.c.nv && out[at].c.ku == m.c.ku &&
-                                       out[at].c.direct == m.c.direct))
+        while (at < n && at < cap && !(cand_same_tile(&out[at].c, &m.c) && out[at].c.ku == m.c.ku))
             at++;
         if (at < n && at < cap) {
             out[at] = m;
@@ -258,8 +257,7 @@ int l0_chosen_ku(const measured_l0 *l0, int n0, int i)
     const double mine = l0[i].gflops * (l0[i].c.ku == 4 ? KU_EDGE : 1.0);
     for (int j = 0; j < n0; j++) {
         const double other = l0[j].gflops * (l0[j].c.ku == 4 ? KU_EDGE : 1.0);
-        if (j != i && l0[j].c.mr == l0[i].c.mr && l0[j].c.nv == l0[i].c.nv && l0[j].c.direct == l0[i].c.direct &&
-            (other > mine || (other == mine && j < i)))
+        if (j != i && cand_same_tile(&l0[j].c, &l0[i].c) && (other > mine || (other == mine && j < i)))
             return 0;
     }
     return 1;

@@ -108,3 +108,8 @@ int cand_fits(const isa_desc *isa, const cand_l0 *c, unsigned long long kc, unsi
            level1_fits(c->mr, nr, kc, k) && mc % c->mr == 0 && mc * kc * 4 <= k->l2 / 2 && nc % nr == 0 &&
            kc * nc * 4 <= k->l3 / 2;
 }
+
+int cand_same_tile(const cand_l0 *a, const cand_l0 *b)
+{
+    return a->mr == b->mr && a->nv == b->nv && a->direct == b->direct;
+}

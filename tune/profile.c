@@ -265,7 +265,7 @@ int profile_level0(const profile_opts *o, const isa_desc *isa, const cand_l0 *ca
     }
     for (int i = 0; i < n; i++)
         for (int j = 0; j < n && slot[i] < 0; j++)
-            if (slot[j] == 0 && cands[j].mr == cands[i].mr && cands[j].nv == cands[i].nv && cands[j].direct == cands[i].direct)
+            if (slot[j] == 0 && cand_same_tile(&cands[j], &cands[i]))
                 slot[i] = 0;
     for (int i = 0; i < n; i++) {
         char one[64];
@@ -351,7 +351,7 @@ int level0_plan(const cand_l0 *l0, int n0, const cand_caps *k, int budget, unsig
     for (int i = 0; i < n0; i++) {
         int seen = 0;
         for (int j = 0; j < first; j++)
-            seen |= pick[j].mr == l0[i].mr && pick[j].nv == l0[i].nv && pick[j].ku == l0[i].ku && pick[j].direct == l0[i].direct;
+            seen |= cand_same_tile(&pick[j], &l0[i]) && pick[j].ku == l0[i].ku;
         if (l0[i].ku == 4 && !seen) pick[np++] = l0[i];
     }
     for (int i = first + 1; i < np; i++)
@@ -366,7 +366,7 @@ int level0_plan(const cand_l0 *l0, int n0, const cand_caps *k, int budget, unsig
     const int tiles = np;
     for (int i = 0; i < tiles; i++)
         for (int j = 0; j < n0; j++)
-            if (l0[j].ku != 4 && l0[j].mr == pick[i].mr && l0[j].nv == pick[i].nv && l0[j].direct == pick[i].direct)
+            if (l0[j].ku != 4 && cand_same_tile(&l0[j], &pick[i]))
                 pick[np++] = l0[j];
     /* level 0 is timed on L1-resident operands: the deepest kc (up to want_kc) whose A and B
      * micro-panels fit in L1 together */
