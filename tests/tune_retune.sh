@@ -171,8 +171,8 @@ printf '5 7 9\n13 11 3\n' > "$work/eval.shapes"
 "$tktune" evaluate --root "$root" --cpu generic --tkgen "$tkgen" --work "$work/ev" --sample-ms 0.5 --log "$log" --table "$out" \
   --shapes "$work/eval.shapes" > "$work/o8" 2>&1 && ok || bad "evaluate failed: $(tail -3 "$work/o8")"
 # (columns from the end: the calibrated model's ratio, the default model's, table GFLOP/s, table ratio,
-# then the row's five words)
-awk '/^5x7x9 |^13x11x3 / { n++; if ($(NF-8) > 1.0001 || $(NF-7) > 1.0001 || $(NF-5) > 1.0001 || $2 <= 0) bad = 1 } END { exit !(n == 2 && !bad) }' "$work/o8" &&
+# then the row's six words: tile, unroll, three blocks, form)
+awk '/^5x7x9 |^13x11x3 / { n++; if ($(NF-9) > 1.0001 || $(NF-8) > 1.0001 || $(NF-6) > 1.0001 || $2 <= 0) bad = 1 } END { exit !(n == 2 && !bad) }' "$work/o8" &&
   grep -q '^model (calibrated): median' "$work/o8" && grep -q '^model with default constants: median' "$work/o8" &&
   grep -q '^table: mean' "$work/o8" && ok || bad "evaluate output: $(cat "$work/o8")"
 

@@ -29,15 +29,18 @@ else grep -q "wrong result" "$work/o11" && grep -q ' level=check .* result=wrong
   ok || bad "wrong result: $(tail -3 "$work/o11")"; fi
 
 # an exact shape also tries the tiles that cut it evenly (fixed-width ISAs with the direct form):
-# 32x32x32 on AVX-512 takes three 14x32 tiles, and 8x32 (four) must be among its measured instances.
+# 32x32x32 on AVX-512 takes three 14x32 tiles, and 8x32 (four) must be among its measured instances;
+# 32x64x32 six 6x64 (36 rows of work), and 4x64 (eight, the row count that divides 32) must be.
 # Only the row count 32 (--rows): the exact shape and the cells of 17..32 rows.
 if grep -qw avx512f /proc/cpuinfo 2>/dev/null; then
-  printf '32 32 32\n' > "$work/even.shapes"
+  printf '32 32 32\n32 64 32\n' > "$work/even.shapes"
   "$tktune" retune --root "$root" --cpu x86-64-v4 --tkgen "$tkgen" --work "$work/v4" --log "$work/v4.log" --out "$work/v4.tkt" \
     --budget 2 --top 1 --max-dim 32 --timeout 20 --shapes "$work/even.shapes" --sample-ms 0.5 --rows 32 > "$work/o12" 2>&1 && ok ||
     bad "retune of x86-64-v4 failed: $(tail -3 "$work/o12")"
   grep -q ' level=full m=32 n=32 k=32 tile=8x2vec .* path=literal rep=0 result=ok' "$work/v4.log" && ok ||
     bad "32x32x32 was not measured with an even 8x32 tile"
+  grep -q ' level=full m=32 n=64 k=32 tile=4x4vec .* path=literal rep=0 result=ok' "$work/v4.log" && ok ||
+    bad "32x64x32 was not measured with 4x64, the tile that divides its rows"
 fi
 
 # the dry run's plan (nothing measured): a streamed cell (at most 16 rows, n past 256) has a warm
@@ -51,8 +54,11 @@ grep -q '^point 9\.\.12 x 257\.\.512 x 1\.\.64: 12x512x64 cache, 12x512x16 cache
   grep -q '^point 9\.\.12 x 257\.\.512 x 65\.\.\*: 12x512x512 cold, 12x512x4096 cold, 9x[0-9]*x[0-9]* cold; candidates: [1-9][0-9]*$' "$work/o13" &&
   ok || bad "dry run, cell 9..12 x 257..512: $(grep '^point 9\.\.12 x 257' "$work/o13")"
 # a cell of a large C also has a middle side, depths 33..256, measured 256 and 64 deep at its corner
-# and 128 at its middle, in both orders; the depths past it from twice that deep
-grep -q '^point 257\.\.512 x 257\.\.512 x 33\.\.256: 512x512x256 cache, 512x512x64 cache, 363x363x128 cache; candidates: 2$' "$work/o13" &&
+# and 128 at its middle, in both orders, each also with its block of A reshaped (add_row_blocks:
+# generic's 4x4 kc 256 mc 64, packing B, as kc 128 mc 128; the point is 512 rows tall); the depths
+# past it from twice that deep
+grep -q '^point 257\.\.512 x 257\.\.512 x 33\.\.256: 512x512x256 cache, 512x512x64 cache, 363x363x128 cache; candidates: 4$' "$work/o13" &&
+  grep -A4 '^point 257\.\.512 x 257\.\.512 x 33\.\.256:' "$work/o13" | grep -q '^  candidate 4x4 ku1 kc128 mc128 nc256 packed order m$' &&
   grep -q '^point 257\.\.512 x 257\.\.512 x 257\.\.\*: 512x512x512 cache, ' "$work/o13" && ok ||
   bad "dry run, cell 257..512 x 257..512: $(grep '^point 257\.\.512 x 257\.\.512' "$work/o13")"
 # a cell of a large C has two shallow sides: 1..16, measured 16 and 4 deep at its corner, 8 at its

@@ -219,6 +219,15 @@ int grid_cells(grid_cell *cells, int cap, double open, unsigned long long deep_k
     return n;
 }
 
+/* a row's decisions as the tuner's reports and its dry run print them: 6x64 ku4 kc512 mc192 nc2048 packed */
+void row_text(const isa_desc *isa, const tkt_row *w, char *out, size_t cap)
+{
+    char pf[16] = "";
+    if (w->pf) snprintf(pf, sizeof pf, " pf%u", w->pf);
+    snprintf(out, cap, "%ux%u%s ku%u%s kc%llu mc%llu nc%llu %s", w->mr, w->nr, isa->vla ? "v" : "", w->ku, pf, w->kc,
+             w->mc, w->nc, w->packa == TKT_DOT ? "dot" : w->packa ? "packed" : "direct");
+}
+
 int same_choice(const tkt_row *a, const tkt_row *b)
 {
     return a->mr == b->mr && a->nr == b->nr && a->ku == b->ku && a->pf == b->pf && a->mc == b->mc && a->nc == b->nc &&

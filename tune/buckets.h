@@ -51,6 +51,8 @@ int grid_cells(grid_cell *cells, int cap, double open, unsigned long long deep_k
 double grid_hot_depth(unsigned long long l2, double width);
 /* 1 when two rows make the same decisions (ranges aside). */
 int same_choice(const tkt_row *a, const tkt_row *b);
+/* a row's decisions as text (tile, unroll, prefetch, blocks, form): "6x64 ku4 kc512 mc192 nc2048 packed" */
+void row_text(const isa_desc *isa, const tkt_row *w, char *out, size_t cap);
 /* The blocks the driver runs an m x n x k product with, one thread (templates/gemm-f32-blocked.h.m4):
  * kc past k is k, and with B read in place kc past the depth its rows, n floats apart, may span in
  * crowd bytes of cache (tkt_crowd_bytes) is that depth (tki_kc_b_in_place; row tiles inner, the

@@ -68,14 +68,6 @@ static int same_code_at(tkt_row *cand, int *n, const tkt_row *r, double crowd, c
     return (*n)++;
 }
 
-static void describe(const isa_desc *isa, const tkt_row *r, char *out, size_t cap)
-{
-    char pf[16] = "";
-    if (r->pf) snprintf(pf, sizeof pf, " pf%u", r->pf);
-    snprintf(out, cap, "%ux%u%s kc%llu mc%llu nc%llu %s%s", r->mr, r->nr, isa->vla ? "v" : "", r->kc, r->mc, r->nc,
-             r->packa ? "packed" : "direct", pf);
-}
-
 int evaluate_run(const profile_opts *po, const char *shapes, const isa_desc *isa, const tkt_table *t,
                  const cand_caps *k, int warm)
 {
@@ -211,7 +203,7 @@ int evaluate_run(const profile_opts *po, const char *shapes, const isa_desc *isa
     for (int pass = 0; pass < 2; pass++) {
         FILE *f = pass ? rf : stdout;
         if (!f) continue;
-        fprintf(f, "%-18s %8s %-32s %8s %6s %7s %8s %6s  %s\n", "shape", "oracle", "oracle's best", "model", "ratio",
+        fprintf(f, "%-18s %8s %-40s %8s %6s %7s %8s %6s  %s\n", "shape", "oracle", "oracle's best", "model", "ratio",
                 "default", "table", "ratio", "table's row");
         for (int s = 0; s < ns; s++) {
             int b = 0;
@@ -225,9 +217,9 @@ int evaluate_run(const profile_opts *po, const char *shapes, const isa_desc *isa
                 mr[v] = model_at[v][s] >= 0 && top > 0 ? score[s][model_at[v][s]] / top : 0;
             }
             snprintf(shape, sizeof shape, "%llux%llux%llu%s", mnk[s][0], mnk[s][1], mnk[s][2], cold[s] ? "*" : "");
-            describe(isa, &cand[s][b], od, sizeof od);
-            describe(isa, &cand[s][table_at[s]], td, sizeof td);
-            fprintf(f, "%-18s %8.1f %-32s %8.1f %6.3f %7.3f %8.1f %6.3f  %s\n", shape, best, od, mg[0], mr[0], mr[1],
+            row_text(isa, &cand[s][b], od, sizeof od);
+            row_text(isa, &cand[s][table_at[s]], td, sizeof td);
+            fprintf(f, "%-18s %8.1f %-40s %8.1f %6.3f %7.3f %8.1f %6.3f  %s\n", shape, best, od, mg[0], mr[0], mr[1],
                     tg, tr, td);
             if (!pass && top > 0) {
                 mratio[0][nm] = mr[0], mratio[1][nm++] = mr[1];
@@ -253,7 +245,7 @@ int evaluate_run(const profile_opts *po, const char *shapes, const isa_desc *isa
         for (int s = 0; s < ns; s++) {
             char md[2][96];
             for (int v = 0; v < 2; v++)
-                if (model_at[v][s] >= 0) describe(isa, &cand[s][model_at[v][s]], md[v], sizeof md[v]);
+                if (model_at[v][s] >= 0) row_text(isa, &cand[s][model_at[v][s]], md[v], sizeof md[v]);
                 else snprintf(md[v], sizeof md[v], "none");
             fprintf(f, "  %llux%llux%llu: %s; %s\n", mnk[s][0], mnk[s][1], mnk[s][2], md[0], md[1]);
         }

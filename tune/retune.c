@@ -57,6 +57,8 @@
 #define SMALL_K 16
 #define SHALLOW_K 32 /* cells with a large C split their depths here and at half (grid_cells); measured at 32, 17, 23 and 16, 4, 8 */
 #define ORDER_TWINS 8 /* candidates of a shallow point that are also tried in the other order */
+#define MC_SIBLINGS 6 /* candidates packing B, at a point twice their row block tall, also tried with the block reshaped taller */
+#define MC_SIBLING_KC 128 /* ... never shallower than this */
 #define PRIOR_CUT 0.92 /* a candidate recent runs read under this fraction of the point's best is left out */
 #define OPEN_TOP_MIN 512 /* an open cell's top corner is a power of two at least this wide (floats: rows 2 KiB apart or more) */
 
@@ -203,8 +205,8 @@ static void keep_fastest(double (*best)[3], int nc, int nsh, int *keep)
 
 /* The dry run's plan, a line per point: its cell (or exact shape), the shapes that stand for it and
  * how each is measured (cold: operands rotated out of cache; cache: an ordinary point) and its
- * number of candidates. */
-static void print_plan(const point *pts, int np)
+ * number of candidates; then a line per candidate, its decisions and whether the prior left it out. */
+static void print_plan(const isa_desc *isa, const point *pts, int np)
 {
     for (int i = 0; i < np; i++) {
         const point *p = &pts[i];
@@ -220,6 +222,11 @@ static void print_plan(const point *pts, int np)
         printf("; candidates: %d", p->nc);
         if (p->nout || p->nnew) printf(" (%d left out by the record-log prior, %d new here)", p->nout, p->nnew);
         printf("\n");
+        for (int j = 0; j < p->nc; j++) {
+            char text[128];
+            row_text(isa, &p->cand[j], text, sizeof text);
+            printf("  candidate %s order %c%s\n", text, p->cand[j].order, p->out[j] ? " (left out)" : "");
+        }
     }
 }
 
@@ -350,10 +357,11 @@ static int prior_cut(point *p, const isa_desc *isa)
 
 /* An exact shape is one call: what costs there is the part of each tile that computes nothing, so
  * besides the model's picks (kernels profiled for their asymptotic speed) it tries tiles that cut
- * the shape evenly: for the vector counts that cover n in one or two column tiles, the row count
- * that splits m into as few (and one more) equal tiles as the register file allows. 32x32x32 takes
- * three 14x32 tiles, 42 rows of work for 32; 11x32 or 8x32 waste one or none. Fixed-width ISAs
- * with the direct form only (A and B read in place, one k block). */
+ * the shape evenly: for the vector counts that cover n in one or two column tiles, the row counts
+ * that split m into as few (and one more) equal tiles as the register file allows, and the one
+ * that divides m. 32x32x32 takes three 14x32 tiles, 42 rows of work for 32; 11x32 or 8x32 waste
+ * one or none; 32x64x32, six 6x64 (36 rows) or eight 4x64 (32). Fixed-width ISAs with the
+ * direct form only (A and B read in place, one k block). */
 static void add_even_tiles(point *p, const isa_desc *isa)
 {
     unsigned long long m = p->sm[0], n = p->sn[0], k = p->sk[0];
@@ -364,7 +372,16 @@ static void add_even_tiles(point *p, const isa_desc *isa)
         if (nvl < 1 || nvl > 8 || (cols == 2 && nvl * isa->lanes >= n)) continue;
         while (mrmax < 32 && tile_vregs(isa, mrmax + 1, nv) <= isa->vregs) mrmax++;
         if (!mrmax) continue;
-        for (unsigned long long t = (m + mrmax - 1) / mrmax, t1 = t + 1; t <= t1 && t <= m; t++) {
+        /* the fewest tiles, one more, and the tallest row count that divides m, if at least half
+         * the tallest the registers hold: 64 rows of 64 columns take eleven 6x64 tiles (66 rows of
+         * work) or sixteen 4x64 (64); pinned from session 36 to 50, 4x64 ran 64^3 at 1.00-1.05x the
+         * 6x64 in make bench */
+        unsigned long long tiles[3] = {(m + mrmax - 1) / mrmax, (m + mrmax - 1) / mrmax + 1, 0};
+        for (unsigned d = mrmax; d > 0 && 2 * d >= mrmax && !tiles[2]; d--)
+            if (m % d == 0) tiles[2] = m / d;
+        for (int i = 0; i < 3; i++) {
+            const unsigned long long t = tiles[i];
+            if (!t || t > m) continue;
             tkt_row r;
             memset(&r, 0, sizeof r);
             r.mr = (unsigned)((m + t - 1) / t), r.nr = nv * isa->lanes, r.ku = 4;
@@ -408,6 +425,38 @@ static void add_dot_tiles(point *p, const isa_desc *isa, const cand_caps *k)
         r.packb = 1, r.packa = TKT_DOT, r.split = 'm', r.order = 'n';
         snprintf(r.evidence, sizeof r.evidence, "measured");
         add_cand(p, &r);
+    }
+}
+
+/* The model sizes a block of A (mc x kc) to fill its share of L2 and then favours depth: a long k
+ * loop per tile and a short row block (6x64 kc 2048 mc 96 at 512x2048x1600 on spr). What a taller,
+ * shallower block of the same size saves, each B micro-panel fetched from L3 once for more row
+ * tiles, it prices low. On spr (session 51, the tuner's probe, three alternating rounds) 6x64
+ * packed ran 512x2048x1600 at 156-164 GFLOP/s with kc 512 mc 192 and 145-154 with kc 512 mc 96;
+ * 512x4096x4096 at 154-159 against the table's 4x96 kc 1024 mc 128, 138-143; 2048^3 at 164-177
+ * with kc 256-512 and mc 192-384 against the catch-all's 9x48 kc 1024 mc 144, 151-158. So at a
+ * point at least twice as tall as its block, the first MC_SIBLINGS candidates that pack B (whose
+ * micro-panels the row tiles share) are also tried with the block reshaped: half as deep and
+ * twice as tall, a quarter as deep and four times as tall (the same size: what fitted L2 fits),
+ * while the point's rows fill it and kc stays at least MC_SIBLING_KC, a multiple of the unroll. */
+static void add_row_blocks(point *p)
+{
+    const unsigned long long m = p->sm[0];
+    int n = p->nc, made = 0, deep = 0;
+    if (p->stream || p->exact) return;
+    for (int d = 0; d < p->nsh; d++) /* a shallow point cuts every block to its depth */
+        if (p->sk[d] >= 2 * MC_SIBLING_KC) deep = 1;
+    if (!deep) return;
+    for (int j = 0; j < n && made < MC_SIBLINGS; j++) {
+        const tkt_row r = p->cand[j];
+        if (!r.packb || r.packa == TKT_DOT || 2 * r.mc > m || r.kc < 2 * MC_SIBLING_KC) continue;
+        made++;
+        for (unsigned long long f = 2; f <= 4; f *= 2) {
+            tkt_row s = r;
+            s.mc = r.mc * f, s.kc = r.kc / f / r.ku * r.ku;
+            if (s.mc > m || s.kc < MC_SIBLING_KC) break;
+            add_one(p, &s);
+        }
     }
 }
 
@@ -839,6 +888,7 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
         add_prefetch_twins(p, isa);
         add_tall_siblings(p, isa);
         if (p->shallow) add_order_twins(p);
+        add_row_blocks(p);
         /* the model's own ranking at the large-B corner too: there it weighs packing B differently */
         if (p->bigb && nml > 0) {
             tkt_row big[MAXC - 1];
@@ -871,7 +921,7 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
            "the record-log prior of the last %d runs, %d keys); budget %.0f s\n",
            po->cpu, isa->name, nl0, nml, ncells, nexact, planned, o->topk, nout, o->prior_runs, nprior, o->budget_s);
     if (o->dry_run) {
-        print_plan(pts, np);
+        print_plan(isa, pts, np);
         return 0;
     }
     if (nml == 0) die("no level-0 kernel could be %s", o->estimated ? "estimated" : "measured on this machine");
@@ -1136,11 +1186,10 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
             if (last > 0 && (p->sm[last] != p->sm[0] || p->sn[last] != p->sn[0]))
                 snprintf(shape + strlen(shape), sizeof shape - strlen(shape), "+mid");
             if (p->stream) snprintf(shape + strlen(shape), sizeof shape - strlen(shape), "*");
-            char pf[16] = "";
-            if (w->pf) snprintf(pf, sizeof pf, " pf%u", w->pf);
-            fprintf(f, "%-22s %9.1f %9.1f %7.3f %6.1f%%  %ux%u%s ku%u%s kc%llu mc%llu nc%llu %s%s\n", shape, o1, n1,
-                    o1 > 0 ? n1 / o1 : 0, peak > 0 ? 100 * n1 / peak : 0, w->mr, w->nr, isa->vla ? "v" : "", w->ku, pf,
-                    w->kc, w->mc, w->nc, w->packa == TKT_DOT ? "dot" : w->packa ? "packed" : "direct", p->noisy ? " (kept: memory busy)" : !p->win ? " (kept)" : p->win == p->inc ? " (cut to its rows)" : "");
+            char text[128];
+            row_text(isa, w, text, sizeof text);
+            fprintf(f, "%-22s %9.1f %9.1f %7.3f %6.1f%%  %s%s\n", shape, o1, n1, o1 > 0 ? n1 / o1 : 0,
+                    peak > 0 ? 100 * n1 / peak : 0, text, p->noisy ? " (kept: memory busy)" : !p->win ? " (kept)" : p->win == p->inc ? " (cut to its rows)" : "");
             if (!pass && o1 > 0 && n1 > 0) lsum += log(n1 / o1), nsum++, better += p->win != 0;
         }
         fprintf(f, "* operands cold: A and B rotated through %.0f MiB, a slot further each call\n", (double)sp.cold_bytes / (1 << 20));
