@@ -35,7 +35,7 @@ int read_level0(const char *log, const char *cpu, measured_l0 *out, int cap)
         m.gflops = strtod(g + 8, NULL);
         /* a kernel measured again (profile_level0 measures a tile's unrolls together): the last reading */
         int at = 0;
-        while (at < n && at < cap && !(cand_same_tile(&out[at].c, &m.c) && out[at].c.ku == m.c.ku))
+        while (at < n && at < cap && !cand_same_kernel(&out[at].c, &m.c))
             at++;
         if (at < n && at < cap) {
             out[at] = m;

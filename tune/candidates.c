@@ -113,3 +113,8 @@ int cand_same_tile(const cand_l0 *a, const cand_l0 *b)
 {
     return a->mr == b->mr && a->nv == b->nv && a->direct == b->direct;
 }
+
+int cand_same_kernel(const cand_l0 *a, const cand_l0 *b)
+{
+    return cand_same_tile(a, b) && a->ku == b->ku;
+}

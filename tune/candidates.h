@@ -30,9 +30,10 @@ cand_caps cand_caps_of(const isa_desc *isa, const tkt_table *t);
 /* Level 0: fills out[] (up to cap) and returns how many there are. */
 int cand_level0(const isa_desc *isa, cand_l0 *out, int cap);
 
-/* 1 when a and b are one register tile in one form (MR, NV, direct), whatever their unrolls; a
- * tile at one unroll is one kernel (cand_same_tile and equal ku) */
+/* 1 when a and b are one register tile in one form (MR, NV, direct), whatever their unrolls */
 int cand_same_tile(const cand_l0 *a, const cand_l0 *b);
+/* 1 when a and b are one kernel: the same tile at the same unroll */
+int cand_same_kernel(const cand_l0 *a, const cand_l0 *b);
 
 /* Level 1..3 values for one level-0 candidate, each list ascending; return counts. */
 int cand_kc(const cand_l0 *c, const cand_caps *k, unsigned long long *out, int cap);

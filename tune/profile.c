@@ -351,7 +351,7 @@ int level0_plan(const cand_l0 *l0, int n0, const cand_caps *k, int budget, unsig
     for (int i = 0; i < n0; i++) {
         int seen = 0;
         for (int j = 0; j < first; j++)
-            seen |= cand_same_tile(&pick[j], &l0[i]) && pick[j].ku == l0[i].ku;
+            seen |= cand_same_kernel(&pick[j], &l0[i]);
         if (l0[i].ku == 4 && !seen) pick[np++] = l0[i];
     }
     for (int i = first + 1; i < np; i++)

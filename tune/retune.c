@@ -1091,8 +1091,7 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
         if (pts[i].skipped) {
             /* outside --rows or not reached: its exact row, if the table has one, stays as it was */
             const tkt_row *was = table_match(t, pts[i].sm[0], pts[i].sn[0], pts[i].sk[0]);
-            if (was->m.lo == pts[i].sm[0] && was->m.hi == pts[i].sm[0] && was->n.lo == pts[i].sn[0] &&
-                was->n.hi == pts[i].sn[0] && was->k.lo == pts[i].sk[0] && was->k.hi == pts[i].sk[0])
+            if (tkt_row_is_exact(was) && tkt_row_has(was, pts[i].sm[0], pts[i].sn[0], pts[i].sk[0]))
                 nt.rows[nt.n++] = *was;
             continue;
         }
