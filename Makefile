@@ -5,7 +5,8 @@
 #   make dist ARCH=<cpu>   plain headers for one CPU in dist/<cpu>
 #   make retune ARCH=<cpu>  measure this machine and rewrite tuning_tables/<family>/<cpu>.tkt (and its
 #                   record log); SHAPES=FILE adds exact-shape rows, BUDGET=seconds caps the measuring,
-#                   ROWS=LO..HI measures only the cells of those row counts (the rest keep their rows)
+#                   ROWS=LO..HI measures only the cells of those row counts (the rest keep their rows),
+#                   COLS=LO..HI only those of these column counts (both: the cells in both)
 #   make golden     refresh tests/golden after a reviewed template change
 JOBS ?= 2
 TK_CPU ?=
@@ -50,14 +51,14 @@ dist:
 # `.shapes` file beside it (the shapes its users run) gets exact-shape rows unless SHAPES= names
 # another list.
 retune:
-	@test -n "$(ARCH)" || { echo "usage: make retune ARCH=<cpu> [SHAPES=file] [BUDGET=seconds] [ROWS=LO..HI]  (CPUs: tuning_tables/registry.tkr)"; exit 2; }
+	@test -n "$(ARCH)" || { echo "usage: make retune ARCH=<cpu> [SHAPES=file] [BUDGET=seconds] [ROWS=LO..HI] [COLS=LO..HI]  (CPUs: tuning_tables/registry.tkr)"; exit 2; }
 	@scripts/deps.sh test
 	cmake -S . -B $(BUILD)/tools -G Ninja -DCMAKE_BUILD_TYPE=Release -DTK_BUILD_BENCH=OFF > /dev/null
 	cmake --build $(BUILD)/tools -j$(JOBS) --target tktune
 	@table=$$($(BUILD)/tools/tkgen-host/tkgen info --root . --cpu $(ARCH) table) || exit 1; \
 	shapes="$(SHAPES)"; [ -n "$$shapes" ] || { [ -f "$${table%.tkt}.shapes" ] && shapes="$${table%.tkt}.shapes"; }; \
 	set -x; $(BUILD)/tools/tests/tktune retune --root . --cpu $(ARCH) --tkgen $(BUILD)/tools/tkgen-host/tkgen \
-	  --work $(BUILD)/retune/$(ARCH) $${shapes:+--shapes "$$shapes"} $(if $(BUDGET),--budget-s $(BUDGET)) $(if $(ROWS),--rows $(ROWS))
+	  --work $(BUILD)/retune/$(ARCH) $${shapes:+--shapes "$$shapes"} $(if $(BUDGET),--budget-s $(BUDGET)) $(if $(ROWS),--rows $(ROWS)) $(if $(COLS),--cols $(COLS))
 
 golden:
 	cmake -S . -B $(BUILD)/native -G Ninja -DTK_BUILD_BENCH=OFF

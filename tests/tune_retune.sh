@@ -133,6 +133,16 @@ tail -n +$((before + 1)) "$rl" | awk '/ level=full / { n++; for (i = 1; i <= NF;
   END { exit !(n > 0 && !out) }' && ok || bad "retune --rows 5..6 measured other row counts (the exact 7x9x5 too) or nothing"
 grep -q "^tk-record 1 op=retune cpu=generic run=2 result=done .* next=${next1:-x} rows=5..6 " "$rl" && ok ||
   bad "the --rows run moved the rotation (next was ${next1:-none}): $(grep op=retune "$rl" | tail -1)"
+# --cols with --rows: only the cells in both bands (5..6 rows, at most 8 columns), and the record says so
+before=$(wc -l < "$rl")
+"$tktune" retune --root "$root" --cpu generic --tkgen "$tkgen" --work "$work/w" --log "$rl" --out "$work/cols.tkt" \
+  --budget 2 --top 1 --max-dim 48 --timeout 5 --shapes "$work/shapes" --sample-ms 0.5 --rows 5..6 --cols 1..8 > "$work/ocols" 2>&1 ||
+  bad "retune --rows --cols failed: $(tail -3 "$work/ocols")"
+tail -n +$((before + 1)) "$rl" | awk '/ level=full / { n++; for (i = 1; i <= NF; i++) { if ($i ~ /^m=/) { m = substr($i, 3) + 0; if (m < 5 || m > 6) out++ }
+  if ($i ~ /^n=/ && substr($i, 3) + 0 > 8) out++ } } END { exit !(n > 0 && !out) }' && ok ||
+  bad "retune --rows 5..6 --cols 1..8 measured other shapes or nothing"
+grep -q "^tk-record 1 op=retune cpu=generic run=3 result=done .* rows=5..6 cols=1..8 " "$rl" && ok ||
+  bad "the --cols run's record does not name its bands: $(grep op=retune "$rl" | tail -1)"
 
 # killed mid-way: the table stays as it was, and the rerun completes without measuring anything twice
 sum=$(cksum < "$out")

@@ -89,4 +89,18 @@ grep -q '^point 4 x 1025\.\.\* x 65\.\.\*: 4x4096x512 cold, 4x11008x4096 cold, 4
   grep -q '^point 4 x 4097\.\.\* x 1\.\.64: 4x8192x64 cold, 4x11008x64 cold;' "$work/o14" && ok ||
   bad "dry run at 1408, cell 4 x 1025..: $(grep '^point 4 x ' "$work/o14")"
 
+# the dot form (an ISA with dot products: spr's AVX-512): at a cell of at most 8 columns every dot
+# candidate but the previous row runs all the cell's columns in one block with the column tiles
+# inner (nc >= 8, order m), the previous row's 6x4 (one block of 4 columns, order n) among them
+awk '$1 == "row" && $2 == "257..512" && $3 == "1..8" { print "row 257..512 1..8 * 6x4 2 0 66 4 512 yes m n dot measured"; next }
+  { print }' "$root/tuning_tables/x86/spr.tkt" > "$work/dot.tkt"
+"$tktune" retune --root "$root" --cpu spr --tkgen "$tkgen" --work "$work/dry3" --log "$work/dry3.log" --table "$work/dot.tkt" \
+  --out "$work/dry3.tkt" --max-dim 512 --dry-run > "$work/o15" 2>&1 && ok || bad "spr dry run: $(tail -3 "$work/o15")"
+awk '/^point 257\.\.512 x 1\.\.8 x / { on = 1; next } on && /^point/ { exit }
+  on && /^  candidate / && !n++ { if ($0 != "  candidate 6x4 ku2 kc512 mc66 nc4 dot order n") badc++; next }
+  on && / dot / { nc = $0; sub(/.* nc/, "", nc); nc += 0; if ($NF != "m" || nc < 8) badc++; else good++ }
+  on && $0 == "  candidate 6x4 ku2 kc512 mc66 nc8 dot order m" { own++ }
+  END { exit !(good >= 2 && !badc && own) }' "$work/o15" && ok ||
+  bad "spr dry run, cell 257..512 x 1..8: dot candidates not whole-width in order m: $(grep -A8 '^point 257\.\.512 x 1\.\.8 x' "$work/o15")"
+
 finish tune_retune_cpus

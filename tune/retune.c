@@ -182,6 +182,25 @@ int retune_beats(const double *r, int nsh)
 
 static int overlaps(range a, range b) { return a.lo <= b.hi && b.lo <= a.hi; }
 
+/* --rows and --cols: a cell of m rows and n columns is measured when it overlaps both (an unset
+ * one, lo 0, takes all); an exact shape when its m and n fall in them */
+static int in_band(const retune_opts *o, range m, range n)
+{
+    return (!o->rows.lo || overlaps(m, o->rows)) && (!o->cols.lo || overlaps(n, o->cols));
+}
+static int exact_in_band(const retune_opts *o, const point *p)
+{
+    const range m = {p->sm[0], p->sm[0]}, n = {p->sn[0], p->sn[0]};
+    return in_band(o, m, n);
+}
+/* " rows=LO..HI" (or LO..*) for the record log, nothing for an unset band */
+static void band_text(const char *key, range r, char *out, size_t cap)
+{
+    if (!r.lo) *out = 0;
+    else if (r.hi == TK_SIZE_INF) snprintf(out, cap, "%s%llu..*", key, r.lo);
+    else snprintf(out, cap, "%s%llu..%llu", key, r.lo, r.hi);
+}
+
 /* the measurements a point's rounds take: every candidate the prior keeps once, the KEEP best and
  * the previous again */
 static double point_plan(const point *p)
@@ -401,11 +420,32 @@ static void add_even_tiles(point *p, const isa_desc *isa)
  * operands' slices (at most 512, and k rounded up to a vector at an exact point). An exact point
  * whose width the vectors divide fills them anyway; cells are split in n where the vectors divide,
  * so a cell no wider than DOT_MAX_N always tries it (its narrow middle shape decides with its top).
- * 640x17x1200 on the Zen 4: 4x6 dot 78-87 GFLOP/s, the table's broadcast row 61-66 (tk_bench). */
+ * 640x17x1200 on the Zen 4: 4x6 dot 78-87 GFLOP/s, the table's broadcast row 61-66 (tk_bench).
+ *
+ * Every dot candidate, these and the previous choice, runs all the point's columns in one block
+ * (nc past its widest n, DOT_MAX_N at most) with the column tiles inner (order 'm'): the kernel
+ * reads A's rows in place along k, A is the large operand of so narrow a product and B's few
+ * columns stay in L1, so each block of A rows is then read once for all its column tiles, not once
+ * per tile. On spr (session 52, the tuner's probe) the table's 6x4 nc 4 order 'n' read A once per
+ * four columns: 6x4 nc 8 order 'm' ran 1500x7x600 at 66 GFLOP/s against 45, 2048x6x2048 50 against
+ * 32, 700x7x911 75 against 56, 1024x8x256 126 against 116; order 'm' alone took 4x6 nc 12 from 75
+ * to 81 at 1000x11x900 and from 80 to 88 at 2048x12x2048 (1.00 where A fits the L2). */
+static void dot_whole_width(tkt_row *r, unsigned long long nmax)
+{
+    r->nc = ((nmax < DOT_MAX_N ? nmax : DOT_MAX_N) + r->nr - 1) / r->nr * r->nr;
+    r->order = 'm';
+}
+
 static void add_dot_tiles(point *p, const isa_desc *isa, const cand_caps *k)
 {
     const unsigned long long nmax = p->exact ? p->sn[0] : p->rn.hi;
     if (!isa->dot || nmax > DOT_MAX_N || (p->exact && nmax % isa->lanes == 0) || p->stream) return;
+    for (int j = 0, n0 = p->nc; j < n0; j++)
+        if (p->cand[j].packa == TKT_DOT) {
+            tkt_row r = p->cand[j];
+            dot_whole_width(&r, nmax);
+            add_one(p, &r);
+        }
     for (int d = 0; d < p->nsh; d++) {
         const unsigned long long n = p->sn[d];
         /* at least 3 columns where n has them: a tile of one or two columns loads an A vector for
@@ -421,8 +461,8 @@ static void add_dot_tiles(point *p, const isa_desc *isa, const cand_caps *k)
         while (r.kc > 64 && (mr + nb) * r.kc * 4 > k->l1) r.kc /= 2;
         if (p->exact && p->sk[0] < r.kc) r.kc = (p->sk[0] + 15) / 16 * 16;
         r.mc = (unsigned long long)mr * ((64 + mr - 1) / mr);
-        r.nc = ((n < DOT_MAX_N ? n : DOT_MAX_N) + nb - 1) / nb * nb;
-        r.packb = 1, r.packa = TKT_DOT, r.split = 'm', r.order = 'n';
+        r.packb = 1, r.packa = TKT_DOT, r.split = 'm';
+        dot_whole_width(&r, nmax);
         snprintf(r.evidence, sizeof r.evidence, "measured");
         add_cand(p, &r);
     }
@@ -967,20 +1007,20 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
     int cells_done = 0, nord = 0;
     const int nfresh = fresh_cells(po->log, po->cpu, pts + nexact, ncells, fresh);
     if (nfresh > 0 && po->progress) fprintf(stderr, "tktune: %d grid cells never measured go first\n", nfresh);
-    /* --rows: only the cells of those row counts, and the run leaves the rotation where it was */
-    const int some = o->rows.lo > 0;
+    /* --rows, --cols: only the cells of those row and column counts, and the run leaves the
+     * rotation where it was */
+    const int some = o->rows.lo > 0 || o->cols.lo > 0;
     for (int c = 0; c < ncells; c++)
-        if (fresh[c] && (!some || overlaps(pts[nexact + c].rm, o->rows))) order[nord++] = c;
+        if (fresh[c] && in_band(o, pts[nexact + c].rm, pts[nexact + c].rn)) order[nord++] = c;
     for (int c = 0; c < ncells; c++) {
         const int at = (c + start_cell) % ncells;
-        if (!fresh[at] && (!some || overlaps(pts[nexact + at].rm, o->rows))) order[nord++] = at;
+        if (!fresh[at] && in_band(o, pts[nexact + at].rm, pts[nexact + at].rn)) order[nord++] = at;
     }
     if (some) { /* the progress bar counts the band's points only */
         planned = 0;
         for (int q = 0; q < nexact + nord; q++) {
             const point *p = &pts[q < nexact ? q : nexact + order[q - nexact]];
-            const range one = {p->sm[0], p->sm[0]};
-            if (q >= nexact || overlaps(one, o->rows))
+            if (q >= nexact || exact_in_band(o, p))
                 planned += point_plan(p);
         }
     }
@@ -993,8 +1033,7 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
     for (int q = first_point; q < nexact + nord; q++) {
         const int i = q < nexact ? q : nexact + order[q - nexact];
         point *p = &pts[i];
-        const range one = {p->sm[0], p->sm[0]};
-        if (q < nexact && some && !overlaps(one, o->rows)) {
+        if (q < nexact && !exact_in_band(o, p)) {
             p->skipped = 1;
             continue;
         }
@@ -1146,9 +1185,9 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
         FILE *lf = fopen(po->log, "a");
         if (!lf) die("cannot append to %s", po->log);
         /* next: the cell the next run starts at (where this one's budget ran out) */
-        char rows[64] = "";
-        if (some && o->rows.hi == TK_SIZE_INF) snprintf(rows, sizeof rows, " rows=%llu..*", o->rows.lo);
-        else if (some) snprintf(rows, sizeof rows, " rows=%llu..%llu", o->rows.lo, o->rows.hi);
+        char rows[128] = "";
+        band_text(" rows=", o->rows, rows, sizeof rows);
+        band_text(" cols=", o->cols, rows + strlen(rows), sizeof rows - strlen(rows));
         fprintf(lf, "tk-record 1 op=retune cpu=%s run=%d result=done points=%d measurements=%d next=%d%s evidence=%s date=%ld\n", po->cpu,
                 run, np, measured, some ? next_cell : out_of_time && cells_done < nord ? order[cells_done] : 0, rows,
                 o->estimated ? "estimated" : "measured", (long)time(NULL));

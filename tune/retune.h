@@ -14,6 +14,7 @@ typedef struct {
     double max_dim;         /* largest dimension of a grid point; 0: from the table's peak */
     int estimated;          /* 1: a CPU this machine cannot run: llvm-mca, model, qemu checks */
     range rows;             /* lo > 0: measure only the cells and exact shapes of these row counts (m) */
+    range cols;             /* lo > 0: ... and of these column counts (n) */
     int prior_runs;         /* the record-log prior reads this many recent runs (0: no prior, measure all) */
 } retune_opts;
 

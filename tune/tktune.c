@@ -33,7 +33,7 @@ static void usage(void)
                     "                      [--budget N] [--timeout S] [--kc K]\n"
                     "       tktune retune --root DIR --cpu CPU --work DIR --tkgen PATH [--log FILE] [--out TABLE]\n"
                     "                     [--shapes FILE] [--budget-s S] [--budget N] [--top K] [--max-dim D] [--sample-ms MS] [--cc CC]\n"
-                    "                     [--rows M|LO..HI|LO..*] [--prior-runs R] [--table TABLE] [--dry-run]\n"
+                    "                     [--rows M|LO..HI|LO..*] [--cols N|LO..HI|LO..*] [--prior-runs R] [--table TABLE] [--dry-run]\n"
                     "       tktune evaluate --root DIR --cpu CPU --work DIR --tkgen PATH --shapes FILE [--table TABLE] [--log FILE]\n"
                     "                       [--sample-ms MS] [--cc CC] [--warm]\n");
     exit(2);
@@ -63,7 +63,7 @@ int main(int argc, char **argv)
     double budget_s = 540;
     int top = 16, dry = 0, warm = 0, prior_runs = 16;
     double max_dim = 0;
-    range rows = {0, 0};
+    range rows = {0, 0}, cols = {0, 0};
     if (strcmp(cmd, "candidates") && strcmp(cmd, "profile") && strcmp(cmd, "machine") && strcmp(cmd, "table") &&
         strcmp(cmd, "retune") && strcmp(cmd, "evaluate") && strcmp(cmd, "calibrate"))
         usage();
@@ -91,6 +91,9 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--max-dim") && i + 1 < argc) max_dim = atof(argv[++i]);
         else if (!strcmp(argv[i], "--rows") && i + 1 < argc) {
             if (!parse_range(argv[++i], &rows) || rows.lo == 0) usage();
+        }
+        else if (!strcmp(argv[i], "--cols") && i + 1 < argc) {
+            if (!parse_range(argv[++i], &cols) || cols.lo == 0) usage();
         }
         else usage();
     }
@@ -166,6 +169,7 @@ int main(int argc, char **argv)
         ro.estimated = estimated;
         ro.max_dim = max_dim;
         ro.rows = rows;
+        ro.cols = cols;
         {
             /* another version of the CPU's table to start from: its rows are the previous ones */
             static tkt_table from;
