@@ -92,7 +92,9 @@ grep -q '^point 4 x 1025\.\.\* x 65\.\.\*: 4x4096x512 cold, 4x11008x4096 cold, 4
 # the dot form (an ISA with dot products: spr's AVX-512): at a cell of at most 8 columns every dot
 # candidate but the previous row runs all the cell's columns in one block with the column tiles
 # inner (nc >= 8, order m), the previous row's 6x4 (one block of 4 columns, order n) among them
+# (the table's rows there set by the test: the committed ones change with retunes)
 awk '$1 == "row" && $2 == "257..512" && $3 == "1..8" { print "row 257..512 1..8 * 6x4 2 0 66 4 512 yes m n dot measured"; next }
+  $1 == "row" && $2 == "257..512" && $3 == "17..24" { print "row 257..512 17..24 * 9x48 4 0 576 48 384 no m n no measured"; next }
   { print }' "$root/tuning_tables/x86/spr.tkt" > "$work/dot.tkt"
 "$tktune" retune --root "$root" --cpu spr --tkgen "$tkgen" --work "$work/dry3" --log "$work/dry3.log" --table "$work/dot.tkt" \
   --out "$work/dry3.tkt" --max-dim 512 --dry-run > "$work/o15" 2>&1 && ok || bad "spr dry run: $(tail -3 "$work/o15")"
@@ -102,5 +104,11 @@ awk '/^point 257\.\.512 x 1\.\.8 x / { on = 1; next } on && /^point/ { exit }
   on && $0 == "  candidate 6x4 ku2 kc512 mc66 nc8 dot order m" { own++ }
   END { exit !(good >= 2 && !badc && own) }' "$work/o15" && ok ||
   bad "spr dry run, cell 257..512 x 1..8: dot candidates not whole-width in order m: $(grep -A8 '^point 257\.\.512 x 1\.\.8 x' "$work/o15")"
+# a direct candidate one column tile wide (9x48 at 17..24 columns) is also tried in one k block
+# (add_deep_twins: kc 8192); at 257..512 columns (several column tiles) none is
+grep -A8 '^point 257\.\.512 x 17\.\.24 x ' "$work/o15" | grep -q '^  candidate 9x48 ku4 kc384 mc576 nc48 direct order n$' &&
+  grep -A8 '^point 257\.\.512 x 17\.\.24 x ' "$work/o15" | grep -q '^  candidate 9x48 ku4 kc8192 mc576 nc48 direct order n$' &&
+  ! grep -A8 '^point 257\.\.512 x 257\.\.512 x 257' "$work/o15" | grep -q 'kc8192' && ok ||
+  bad "spr dry run: no one-k-block twin of 9x48 at 257..512 x 17..24 (or one at 257..512 x 257..512): $(grep -A8 '^point 257\.\.512 x 17\.\.24 x ' "$work/o15")"
 
 finish tune_retune_cpus

@@ -59,6 +59,8 @@
 #define ORDER_TWINS 8 /* candidates of a shallow point that are also tried in the other order */
 #define MC_SIBLINGS 6 /* candidates packing B, at a point twice their row block tall, also tried with the block reshaped taller */
 #define MC_SIBLING_KC 128 /* ... never shallower than this */
+#define DEEP_TWINS 2 /* direct candidates one column tile wide also tried in one k block ... */
+#define DEEP_KC 8192 /* ... this deep */
 #define PRIOR_CUT 0.92 /* a candidate recent runs read under this fraction of the point's best is left out */
 #define OPEN_TOP_MIN 512 /* an open cell's top corner is a power of two at least this wide (floats: rows 2 KiB apart or more) */
 
@@ -603,6 +605,30 @@ static void add_whole_k(point *p)
     }
 }
 
+/* A candidate in the direct form whose one column tile covers the point's widest n (a narrow B)
+ * reuses no micro-panel of A across column tiles, so the model's rule that the micro-panel fit
+ * in L1 (kc <= L1 / (4 MR): 768 for 14 rows on spr) buys it nothing; each k block only restarts
+ * the tile's row streams of A and reloads its C. The first DEEP_TWINS such candidates are also
+ * tried DEEP_KC deep (one k block for any k the grid measures). On spr (session 52, the tuner's
+ * probe) 14x32 direct at kc 768 against kc 8192: 2048x10x2048 72 -> 90 GFLOP/s, 2048x16x2048 128
+ * -> 151, 3000x16x3000 139 -> 183, 1500x8x5000 73 -> 101, 1024x12x1000 107 -> 116. */
+static void add_deep_twins(point *p)
+{
+    const unsigned long long nmax = p->exact ? p->sn[0] : p->rn.hi;
+    unsigned long long kmax = 0;
+    int n = p->nc, made = 0;
+    if (p->stream) return; /* B from memory: its rows are read a few deep on purpose */
+    for (int d = 0; d < p->nsh; d++) kmax = p->sk[d] > kmax ? p->sk[d] : kmax;
+    for (int j = 0; j < n && made < DEEP_TWINS; j++) {
+        tkt_row r = p->cand[j];
+        /* (one already a block as deep as every shape of the point would measure the same) */
+        if (r.packa || r.packb || nmax > r.nr || r.kc >= kmax) continue;
+        r.kc = DEEP_KC;
+        add_one(p, &r);
+        made++;
+    }
+}
+
 /* the shape list's shapes as exact-row points after pts[at]; -1 on a malformed list */
 static int read_shape_points(const char *path, point *pts, int at, int cap)
 {
@@ -924,6 +950,7 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
         if (p->exact && !o->estimated) add_even_tiles(p, isa);
         if (p->exact && !o->estimated) add_whole_k(p);
         if (!o->estimated) add_dot_tiles(p, isa, k);
+        if (!o->estimated) add_deep_twins(p);
         if (p->stream) add_stream_blocks(p);
         add_prefetch_twins(p, isa);
         add_tall_siblings(p, isa);
