@@ -401,18 +401,26 @@ static void build(project *p, const char *cpus_csv, const char *deflt, const cha
          * (tki_b_rows_fit; 0: a table without an L2) */
         fprintf(f, "m4_define(<@TKM_B_CROWD_BYTES@>, <@%llu@>)m4_dnl\n", tkt_crowd_bytes(t));
         {
-            /* the static default workspace: the largest packed A block plus packed B block of any row */
+            /* the static default workspace: the largest packed A block plus packed B block of any row,
+             * each block as large as the shapes the row serves make it (tki_gemm_f32_ws_need takes
+             * kc no deeper than k, mc no taller than m and as many panels as n needs): sized by
+             * the rows' kc, mc and nc alone, spr's was 4.4M floats (17.6 MB of thread-local storage
+             * per thread) for a row of kc 2048 that serves depths of at most 32 (session 52) */
             unsigned long long ws = 0, vl = d->vla ? t->vlen_bits / 32 : d->lanes;
             for (int j = 0; j < t->n; j++) {
                 const tkt_row *w = &t->rows[j];
                 unsigned long long nr = d->vla ? w->nr * vl : w->nr;
+                unsigned long long kc = w->kc < w->k.hi ? w->kc : w->k.hi;
+                unsigned long long mtop = (w->m.hi < w->mc ? w->m.hi : w->mc) + w->mr - 1;
+                unsigned long long mc = w->mc < mtop / w->mr * w->mr ? w->mc : mtop / w->mr * w->mr;
                 unsigned long long nce = d->vla ? w->nc * vl : w->nc;
+                if (w->n.hi < nce) nce = (w->n.hi + nr - 1) / nr * nr;
                 /* a direct row may copy A's rows a vector or two further apart (tki_rows_ld) */
-                unsigned long long ka = w->packa == 0 ? (w->kc + 15) / 16 * 16 + 32 : w->kc;
-                unsigned long long need = w->mc * ka + w->kc * (w->packb ? nce : nr) + 32;
+                unsigned long long ka = w->packa == 0 ? (kc + 15) / 16 * 16 + 32 : kc;
+                unsigned long long need = mc * ka + kc * (w->packb ? nce : nr) + 32;
                 /* the dot form's copies keep their rows one vector and a bit further apart
                  * (tki_gemm_dot_ld: at most 31 floats more than kc) */
-                if (w->packa == TKT_DOT) need = (w->mc + nce) * (w->kc + 32) + 32;
+                if (w->packa == TKT_DOT) need = (mc + nce) * (kc + 32) + 32;
                 if (need > ws) ws = need;
             }
             fprintf(f, "m4_define(<@TKM_WS_FLOATS@>, <@%llu@>)m4_dnl\n", ws);

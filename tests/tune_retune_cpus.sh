@@ -107,7 +107,7 @@ awk '/^point 257\.\.512 x 1\.\.8 x / { on = 1; next } on && /^point/ { exit }
 # a direct candidate one column tile wide (9x48 at 17..24 columns) is also tried in one k block
 # (add_deep_twins: kc 8192); at 257..512 columns (several column tiles) none is
 grep -A8 '^point 257\.\.512 x 17\.\.24 x ' "$work/o15" | grep -q '^  candidate 9x48 ku4 kc384 mc576 nc48 direct order n$' &&
-  grep -A8 '^point 257\.\.512 x 17\.\.24 x ' "$work/o15" | grep -q '^  candidate 9x48 ku4 kc8192 mc576 nc48 direct order n$' &&
+  grep -A8 '^point 257\.\.512 x 17\.\.24 x ' "$work/o15" | grep -q '^  candidate 9x48 ku4 kc8192 mc9 nc48 direct order n$' &&
   ! grep -A8 '^point 257\.\.512 x 257\.\.512 x 257' "$work/o15" | grep -q 'kc8192' && ok ||
   bad "spr dry run: no one-k-block twin of 9x48 at 257..512 x 17..24 (or one at 257..512 x 257..512): $(grep -A8 '^point 257\.\.512 x 17\.\.24 x ' "$work/o15")"
 

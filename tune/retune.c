@@ -611,8 +611,12 @@ static void add_whole_k(point *p)
  * the tile's row streams of A and reloads its C. The first DEEP_TWINS such candidates are also
  * tried DEEP_KC deep (one k block for any k the grid measures). On spr (session 52, the tuner's
  * probe) 14x32 direct at kc 768 against kc 8192: 2048x10x2048 72 -> 90 GFLOP/s, 2048x16x2048 128
- * -> 151, 3000x16x3000 139 -> 183, 1500x8x5000 73 -> 101, 1024x12x1000 107 -> 116. */
-static void add_deep_twins(point *p)
+ * -> 151, 3000x16x3000 139 -> 183, 1500x8x5000 73 -> 101, 1024x12x1000 107 -> 116. The twin's row
+ * block is cut to a quarter of the L2 at that depth (at least a tile): where A's rows collide in
+ * L1 the driver copies a block of them, and the static workspace holds the largest such copy of
+ * any row (mc 896 at kc 8192 made spr's 30 MB a thread); one column tile reuses nothing across
+ * the row block, so its height does not matter otherwise. */
+static void add_deep_twins(point *p, const cand_caps *k)
 {
     const unsigned long long nmax = p->exact ? p->sn[0] : p->rn.hi;
     unsigned long long kmax = 0;
@@ -623,7 +627,9 @@ static void add_deep_twins(point *p)
         tkt_row r = p->cand[j];
         /* (one already a block as deep as every shape of the point would measure the same) */
         if (r.packa || r.packb || nmax > r.nr || r.kc >= kmax) continue;
+        const unsigned long long tall = k->l2 / 4 / (4 * DEEP_KC) / r.mr * r.mr;
         r.kc = DEEP_KC;
+        if (r.mc > tall) r.mc = tall > r.mr ? tall : r.mr;
         add_one(p, &r);
         made++;
     }
@@ -950,7 +956,7 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
         if (p->exact && !o->estimated) add_even_tiles(p, isa);
         if (p->exact && !o->estimated) add_whole_k(p);
         if (!o->estimated) add_dot_tiles(p, isa, k);
-        if (!o->estimated) add_deep_twins(p);
+        if (!o->estimated) add_deep_twins(p, k);
         if (p->stream) add_stream_blocks(p);
         add_prefetch_twins(p, isa);
         add_tall_siblings(p, isa);
