@@ -411,8 +411,8 @@ static void build(project *p, const char *cpus_csv, const char *deflt, const cha
                 const tkt_row *w = &t->rows[j];
                 unsigned long long nr = d->vla ? w->nr * vl : w->nr;
                 unsigned long long kc = w->kc < w->k.hi ? w->kc : w->k.hi;
-                unsigned long long mtop = (w->m.hi < w->mc ? w->m.hi : w->mc) + w->mr - 1;
-                unsigned long long mc = w->mc < mtop / w->mr * w->mr ? w->mc : mtop / w->mr * w->mr;
+                /* (mc is a multiple of MR, so m.hi rounded up to MR is no taller) */
+                unsigned long long mc = w->m.hi < w->mc ? (w->m.hi + w->mr - 1) / w->mr * w->mr : w->mc;
                 unsigned long long nce = d->vla ? w->nc * vl : w->nc;
                 if (w->n.hi < nce) nce = (w->n.hi + nr - 1) / nr * nr;
                 /* a direct row may copy A's rows a vector or two further apart (tki_rows_ld) */

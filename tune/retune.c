@@ -257,6 +257,12 @@ static unsigned long long point_mmax(const point *p)
     return p->exact ? p->sm[0] : (unsigned long long)p->rm.hi;
 }
 
+/* ... and its largest n */
+static unsigned long long point_nmax(const point *p)
+{
+    return p->exact ? p->sn[0] : (unsigned long long)p->rn.hi;
+}
+
 /* r cut to the point's height (mc keeps its count of tiles) */
 static tkt_row cut_to_point(const point *p, const tkt_row *r)
 {
@@ -440,7 +446,7 @@ static void dot_whole_width(tkt_row *r, unsigned long long nmax)
 
 static void add_dot_tiles(point *p, const isa_desc *isa, const cand_caps *k)
 {
-    const unsigned long long nmax = p->exact ? p->sn[0] : p->rn.hi;
+    const unsigned long long nmax = point_nmax(p);
     if (!isa->dot || nmax > DOT_MAX_N || (p->exact && nmax % isa->lanes == 0) || p->stream) return;
     for (int j = 0, n0 = p->nc; j < n0; j++)
         if (p->cand[j].packa == TKT_DOT) {
@@ -618,7 +624,7 @@ static void add_whole_k(point *p)
  * the row block, so its height does not matter otherwise. */
 static void add_deep_twins(point *p, const cand_caps *k)
 {
-    const unsigned long long nmax = p->exact ? p->sn[0] : p->rn.hi;
+    const unsigned long long nmax = point_nmax(p);
     unsigned long long kmax = 0;
     int n = p->nc, made = 0;
     if (p->stream) return; /* B from memory: its rows are read a few deep on purpose */
@@ -1218,11 +1224,11 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
         FILE *lf = fopen(po->log, "a");
         if (!lf) die("cannot append to %s", po->log);
         /* next: the cell the next run starts at (where this one's budget ran out) */
-        char rows[128] = "";
-        band_text(" rows=", o->rows, rows, sizeof rows);
-        band_text(" cols=", o->cols, rows + strlen(rows), sizeof rows - strlen(rows));
+        char bands[128] = "";
+        band_text(" rows=", o->rows, bands, sizeof bands);
+        band_text(" cols=", o->cols, bands + strlen(bands), sizeof bands - strlen(bands));
         fprintf(lf, "tk-record 1 op=retune cpu=%s run=%d result=done points=%d measurements=%d next=%d%s evidence=%s date=%ld\n", po->cpu,
-                run, np, measured, some ? next_cell : out_of_time && cells_done < nord ? order[cells_done] : 0, rows,
+                run, np, measured, some ? next_cell : out_of_time && cells_done < nord ? order[cells_done] : 0, bands,
                 o->estimated ? "estimated" : "measured", (long)time(NULL));
         if (fclose(lf)) die("cannot append to %s", po->log);
     }
