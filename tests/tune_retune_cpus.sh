@@ -110,5 +110,9 @@ grep -A8 '^point 257\.\.512 x 17\.\.24 x ' "$work/o15" | grep -q '^  candidate 9
   grep -A8 '^point 257\.\.512 x 17\.\.24 x ' "$work/o15" | grep -q '^  candidate 9x48 ku4 kc8192 mc9 nc48 direct order n$' &&
   ! grep -A8 '^point 257\.\.512 x 257\.\.512 x 257' "$work/o15" | grep -q 'kc8192' && ok ||
   bad "spr dry run: no one-k-block twin of 9x48 at 257..512 x 17..24 (or one at 257..512 x 257..512): $(grep -A8 '^point 257\.\.512 x 17\.\.24 x ' "$work/o15")"
+# a streamed cell's shallow side past 4096 columns is also measured in cache, at 6144 columns half
+# its depth, where B fits spr's L2 (generic's 256 KiB L2 above gets no such shape)
+grep -q '^point 4 x 4097\.\.\* x 1\.\.64: 4x8192x64 cold, 4x11008x64 cold, 4x6144x32 cache;' "$work/o15" && ok ||
+  bad "spr dry run, cell 4 x 4097..* x 1..64: no warm shape: $(grep '^point 4 x 4097' "$work/o15")"
 
 finish tune_retune_cpus

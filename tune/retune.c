@@ -18,6 +18,7 @@
  * configuration is run under qemu on shapes that exercise its edges and checked; a wrong result
  * stops the run before the table is written. Rows and table say `estimated`. */
 #include "retune.h"
+#include "../bench/cold.h"
 
 #include "buckets.h"
 #include "calibrate.h"
@@ -62,13 +63,15 @@
 #define DEEP_TWINS 2 /* direct candidates one column tile wide also tried in one k block ... */
 #define DEEP_KC 8192 /* ... this deep */
 #define PRIOR_CUT 0.92 /* a candidate recent runs read under this fraction of the point's best is left out */
+#define WARM_SIDE_N 6144 /* a streamed cell past GRID_DECODE_WARM_N is also measured this wide in cache (its row must hold there) */
 #define OPEN_TOP_MIN 512 /* an open cell's top corner is a power of two at least this wide (floats: rows 2 KiB apart or more) */
 
 typedef struct {
     unsigned long long sm[3], sn[3], sk[3]; /* the shapes that stand for the point */
     int nsh;
     int exact;              /* 1: a shape of the list (an exact row), 0: a grid cell */
-    int stream;             /* a few rows against a B that streams from memory (LLM decode): every shape measured cold */
+    int stream;             /* a few rows against a B that streams from memory (LLM decode): its shapes measured cold, */
+    int warmsh;             /* ... but for this one (index + 1; 0: none), B in cache (see WARM_SIDE_N) */
     int bigb;               /* sm[1] is the large-B corner (a weight matrix past the cache) */
     int wide;               /* sm[1] is the wide streamed shape of an open decode cell */
     range rm, rn, rk;       /* the cell's ranges */
@@ -154,6 +157,9 @@ static int fresh_cells(const char *log, const char *cpu, const point *pts, int n
 }
 
 /* a candidate's score: the geometric mean of its best round over the point's depths; 0 if one failed */
+/* 1 when shape d of point p is measured with its operands rotated out of cache */
+static int shape_cold(const point *p, int d) { return p->stream && p->warmsh != d + 1; }
+
 static double depth_score(const double *best, int nsh)
 {
     double lg = 0;
@@ -239,7 +245,7 @@ static void print_plan(const isa_desc *isa, const point *pts, int np)
         }
         for (int d = 0; d < p->nsh; d++)
             printf("%s %llux%llux%llu %s", d ? "," : "", p->sm[d], p->sn[d], p->sk[d],
-                   p->stream ? "cold" : "cache");
+                   shape_cold(p, d) ? "cold" : "cache");
         printf("; candidates: %d", p->nc);
         if (p->nout || p->nnew) printf(" (%d left out by the record-log prior, %d new here)", p->nout, p->nnew);
         printf("\n");
@@ -365,7 +371,7 @@ static int prior_cut(point *p, const isa_desc *isa)
         double lg = 0;
         pr[j] = 1;
         for (int d = 0; d < p->nsh && pr[j] > 0; d++) {
-            double g = shape_prior(isa, p->exact, &p->cand[j], p->sm[d], p->sn[d], p->sk[d], p->stream);
+            double g = shape_prior(isa, p->exact, &p->cand[j], p->sm[d], p->sn[d], p->sk[d], shape_cold(p, d));
             if (g > 0) lg += log(g);
             else pr[j] = -1;
         }
@@ -720,6 +726,7 @@ static double model_gflops(const model_machine *h, const cand_caps *k, const mea
                            r->pf, p->stream, k->half_nv};
         double g = 0;
         for (int d = 0; d < p->nsh; d++) {
+            mc.cold = shape_cold(p, d);
             double s = model_time(h, &mc, (double)p->sm[d], (double)p->sn[d], (double)p->sk[d]);
             g += isfinite(s) && s > 0 ? 2.0 * p->sm[d] * p->sn[d] * p->sk[d] / s * 1e-9 / p->nsh : 0;
         }
@@ -947,6 +954,22 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
         const double km = !p->stream && hm <= SMALL_MN && hn <= SMALL_MN ? fmax(SMALL_K, fmax(mm, mn)) : sqrt(k1 * k2);
         if (mm != hm || mn != hn)
             p->sm[p->nsh] = (unsigned long long)mm, p->sn[p->nsh] = (unsigned long long)mn, p->sk[p->nsh++] = (unsigned long long)round(km);
+        /* A streamed cell's shallow side past GRID_DECODE_WARM_N also holds products whose B fits the
+         * L2 (6x6000x40: 0.96 MB), which the bench times in cache (tkb_bandwidth_bound); its streamed
+         * corners alone chose rows that read B 8 deep, prefetching, made for B from memory. On spr
+         * (session 53, the generic probe) 6x64 pf8 kc 8 ran 6x6000x40 at 92 GFLOP/s in cache, kc 64
+         * without prefetching 165, kc 16-32 prefetching 119-123; cold, 6x11008x64 at 40, 15, 35-36. So
+         * such a cell is also measured at WARM_SIDE_N columns half its depth (at most what fits 3/4 of
+         * the L2 beside C), in cache, and a row must hold there too. */
+        if (warm == 2 && p->nsh < 3) {
+            const double room = 0.75 * (double)k->l2 / 4.0 - hm * WARM_SIDE_N;
+            const double wk = fmin(floor((double)cells[i].k.hi / 2 / 8), floor(room / (WARM_SIDE_N + hm) / 8)) * 8;
+            if (wk >= 8 && wk >= (double)cells[i].k.lo &&
+                !tkb_bandwidth_bound((unsigned long long)hm, WARM_SIDE_N, (unsigned long long)wk, k->l2)) {
+                p->sm[p->nsh] = (unsigned long long)hm, p->sn[p->nsh] = WARM_SIDE_N, p->sk[p->nsh++] = (unsigned long long)wk;
+                p->warmsh = p->nsh;
+            }
+        }
         p->rm = cells[i].m, p->rn = cells[i].n, p->rk = cells[i].k;
     }
     for (int i = 0; i < np; i++) {
@@ -974,6 +997,14 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
             double kbig = (double)p->sk[1];
             int nbig = model_best(isa, k, &h, ml, nml, (double)p->sm[1], (double)p->sn[1], &kbig, 1, p->stream, big, (want + 1) / 2);
             for (int j = 0; j < nbig; j++) add_cand(p, &big[j]);
+        }
+        /* ... and in cache at a streamed cell's warm shape, where it ranks blocks for a B that stays */
+        if (p->warmsh && nml > 0) {
+            tkt_row warm[MAXC - 1];
+            const int d = p->warmsh - 1;
+            double kw = (double)p->sk[d];
+            int nw = model_best(isa, k, &h, ml, nml, (double)p->sm[d], (double)p->sn[d], &kw, 1, 0, warm, (want + 1) / 2);
+            for (int j = 0; j < nw; j++) add_cand(p, &warm[j]);
         }
         /* estimated: the model's first choice is the choice */
         for (int j = 0; j < p->nc && nb > 0 && o->estimated; j++)
@@ -1093,7 +1124,7 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
                 if (out_of_time) break;
                 for (int d = 0; d < p->nsh; d++) {
                     int fresh;
-                    double g = shape_measure(pp, &p->cand[j], p->sm[d], p->sn[d], p->sk[d], p->stream, rep0 + rep, &fresh);
+                    double g = shape_measure(pp, &p->cand[j], p->sm[d], p->sn[d], p->sk[d], shape_cold(p, d), rep0 + rep, &fresh);
                     measured += fresh;
                     pr.done++;
                     show(&pr, "measuring");
@@ -1133,7 +1164,7 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
                     for (int q = 0; q < 2; q++) {
                         const int who = (q + r) % 2; /* 0: the previous choice, 1: the challenger */
                         g[who] = shape_measure(pp, &p->cand[who ? p->win : p->inc], p->sm[d], p->sn[d], p->sk[d],
-                                               p->stream, rep0 + ROUNDS + r, &fresh);
+                                               shape_cold(p, d), rep0 + ROUNDS + r, &fresh);
                         measured += fresh;
                     }
                     double gp = g[0], gw = g[1];
