@@ -406,7 +406,7 @@ static void build(project *p, const char *cpus_csv, const char *deflt, const cha
              * kc no deeper than k, mc no taller than m and as many panels as n needs): sized by
              * the rows' kc, mc and nc alone, spr's was 4.4M floats (17.6 MB of thread-local storage
              * per thread) for a row of kc 2048 that serves depths of at most 32 (session 52) */
-            unsigned long long ws = 0, vl = d->vla ? t->vlen_bits / 32 : d->lanes;
+            unsigned long long ws = 0, ws_min = 0, vl = d->vla ? t->vlen_bits / 32 : d->lanes;
             for (int j = 0; j < t->n; j++) {
                 const tkt_row *w = &t->rows[j];
                 unsigned long long nr = d->vla ? w->nr * vl : w->nr;
@@ -417,13 +417,16 @@ static void build(project *p, const char *cpus_csv, const char *deflt, const cha
                 if (w->n.hi < nce) nce = (w->n.hi + nr - 1) / nr * nr;
                 /* a direct row may copy A's rows a vector or two further apart (tki_rows_ld) */
                 unsigned long long ka = w->packa == 0 ? (kc + 15) / 16 * 16 + 32 : kc;
-                unsigned long long need = mc * ka + kc * (w->packb ? nce : nr) + 32;
+                unsigned long long need = mc * ka + kc * (w->packb ? nce : nr) + 32, least = mc * ka + kc * nr + 32;
                 /* the dot form's copies keep their rows one vector and a bit further apart
                  * (tki_gemm_dot_ld: at most 31 floats more than kc) */
-                if (w->packa == TKT_DOT) need = (mc + nce) * (kc + 32) + 32;
+                if (w->packa == TKT_DOT) need = (mc + nce) * (kc + 32) + 32, least = (mc + nr) * (kc + 32) + 32;
                 if (need > ws) ws = need;
+                /* ... and the least it runs in: one panel of B (the loops narrow nc to the buffer) */
+                if (least > ws_min) ws_min = least;
             }
             fprintf(f, "m4_define(<@TKM_WS_FLOATS@>, <@%llu@>)m4_dnl\n", ws);
+            fprintf(f, "m4_define(<@TKM_WS_MIN_FLOATS@>, <@%llu@>)m4_dnl\n", ws_min);
         }
         fprintf(f, "m4_include(<@%s/templates/gemm-f32-blocked.h.m4@>)m4_dnl\n", g_root);
         fprintf(f, "tkm_gemm_begin\n");

@@ -15,8 +15,19 @@ m4_ifelse(TKM_REQUIRE_MACRO, <@none@>, <@@>, <@#if !defined(TKM_REQUIRE_MACRO)
 #include "tk/internal.h"
 #include "ukr_f32_<@@>TKM_ISA.h"
 
-/* Static default workspace of this table: TKM_WS_FLOATS floats (m4_eval(TKM_WS_FLOATS * 4) bytes) per thread. */
+/* The workspace this table's rows use at most: TKM_WS_FLOATS floats (m4_eval(TKM_WS_FLOATS * 4) bytes), and at
+ * least (one panel of B): TKM_WS_MIN_FLOATS. The static per-thread buffer of a call without a workspace holds
+ * the first, or TK_STATIC_WORKSPACE_BYTES if less (never less than the second unless the user set it). */
 #define TKI_GEMM_F32_WS_FLOATS_<@@>TKM_CPU TKM_WS_FLOATS
+#if TK_STATIC_WORKSPACE_BYTES / 4 >= TKM_WS_FLOATS
+#define TKI_GEMM_F32_WS_STATIC_<@@>TKM_CPU TKM_WS_FLOATS
+#elif defined(TKI_STATIC_WORKSPACE_DEFAULT) && TK_STATIC_WORKSPACE_BYTES / 4 < TKM_WS_MIN_FLOATS
+#define TKI_GEMM_F32_WS_STATIC_<@@>TKM_CPU TKM_WS_MIN_FLOATS
+#elif TK_STATIC_WORKSPACE_BYTES / 4 < 16
+#define TKI_GEMM_F32_WS_STATIC_<@@>TKM_CPU 16
+#else
+#define TKI_GEMM_F32_WS_STATIC_<@@>TKM_CPU (TK_STATIC_WORKSPACE_BYTES / 4)
+#endif
 
 /* One entry per table row, in row order; the decision tree below returns the index. */
 static const tki_gemm_cfg tki_gemm_f32_cfgs_<@@>TKM_CPU[TKM_NCFG] = {
@@ -207,6 +218,20 @@ static inline size_t tki_gemm_f32_ws_need_<@@>TKM_CPU<@@>(const tki_gemm_cfg *cf
     return tki_round_up(mc * ka, 16) + kc * panels * nr + 16;
 }
 
+/* The panels of B a block of columns takes in a workspace of ws_floats: the row's ncp, or fewer
+ * where the buffer holds fewer (the static one is capped by TK_STATIC_WORKSPACE_BYTES), then spread
+ * evenly over the `panels` the columns make, so that a narrowed block leaves no sliver (2048 columns
+ * in blocks of 1664 and 384). Blocks of B change no sum: results stay the same bits. */
+static inline size_t tki_gemm_f32_fit_ncp_<@@>TKM_CPU<@@>(const tki_gemm_cfg *cfg, const tki_gemm_args *g, size_t ncp,
+                                                     size_t ws_floats, size_t panels)
+{
+    size_t fit = ncp, blocks;
+    while (fit > 1 && tki_gemm_f32_ws_need_<@@>TKM_CPU<@@>(cfg, g->m, g->k, fit) > ws_floats) fit--;
+    if (fit == ncp || panels <= fit) return fit;
+    blocks = (panels + fit - 1) / fit;
+    return (panels + blocks - 1) / blocks;
+}
+
 /* kc rows of nc floats of row-major src (rows lds apart), transposed: column j to dst + j*ld, kc
  * floats (and zeros up to a multiple of 16; ld must hold them). The dot form's copies, the columns
  * of an untransposed B and the rows of a transposed A, and a direct row's copy of a transposed A. */
@@ -241,7 +266,7 @@ static inline TKM_TARGET void tki_gemm_f32_dot_<@@>TKM_CPU<@@>(const tki_gemm_cf
     size_t ncp = cfg->ncp, jc, pc, ic;
     const size_t ld = tki_gemm_dot_ld(kc);
     float *pa = ws, *pb = ws + tki_round_up(mc * ld, 16);
-    while (ncp > 1 && tki_gemm_f32_ws_need_<@@>TKM_CPU<@@>(cfg, g->m, g->k, ncp) > ws_floats) ncp--;
+    ncp = tki_gemm_f32_fit_ncp_<@@>TKM_CPU<@@>(cfg, g, ncp, ws_floats, (j1 - j0 + nb - 1) / nb);
     for (jc = j0; jc < j1; jc += ncp * nb) {
         const size_t ncur = tki_min(ncp * nb, j1 - jc);
         for (pc = 0; pc < g->k; pc += kc) {
@@ -303,7 +328,7 @@ m4_ifelse(TKM_ISA_DOT, 1, <@m4_dnl
         return;
     }
 @>)m4_dnl
-    while (ncp > 1 && tki_gemm_f32_ws_need_<@@>TKM_CPU<@@>(cfg, g->m, g->k, ncp) > ws_floats) ncp--;
+    ncp = tki_gemm_f32_fit_ncp_<@@>TKM_CPU<@@>(cfg, g, ncp, ws_floats, (j1 - j0 + nr - 1) / nr);
     for (jc = j0; jc < j1; jc += direct_b ? j1 - j0 : ncp * nr) {
         const size_t ncur = direct_b ? j1 - j0 : tki_min(ncp * nr, j1 - jc);
         for (pc = 0; pc < g->k; pc += kc) {
@@ -447,7 +472,7 @@ static inline TKI_UNUSED size_t tki_gemm_f32_workspace_size_<@@>TKM_CPU<@@>(cons
 static inline TKM_TARGET tk_status tki_gemm_f32_ws_pick_<@@>TKM_CPU<@@>(const tki_gemm_cfg *cfg, const tk_gemm_desc *d,
                                                           const tki_gemm_args *g, float **ws, size_t *ws_floats)
 {
-    static TKI_THREAD_LOCAL float tki_ws_static[TKI_GEMM_F32_WS_FLOATS_<@@>TKM_CPU] TKI_ALIGNED(64);
+    static TKI_THREAD_LOCAL float tki_ws_static[TKI_GEMM_F32_WS_STATIC_<@@>TKM_CPU] TKI_ALIGNED(64);
     if (d->workspace) {
         if (g->k && d->workspace_size < tki_gemm_f32_workspace_size_<@@>TKM_CPU<@@>(d)) return TK_ERR_WORKSPACE;
         *ws = (float *)d->workspace;
@@ -456,7 +481,7 @@ static inline TKM_TARGET tk_status tki_gemm_f32_ws_pick_<@@>TKM_CPU<@@>(const tk
     }
     /* the thread-local address is taken only here: in shared objects it costs a call */
     *ws = tki_ws_static;
-    *ws_floats = TKI_GEMM_F32_WS_FLOATS_<@@>TKM_CPU;
+    *ws_floats = TKI_GEMM_F32_WS_STATIC_<@@>TKM_CPU;
     /* direct kernels on untransposed operands copy nothing, so need no buffer; a wider vector
      * machine than the table assumed may need more than the static buffer even at the narrowest
      * nc: then the caller must pass a workspace */

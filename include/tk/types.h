@@ -47,8 +47,21 @@ typedef enum tk_epilogue {
 #define TK_GEMM_MIN_PART_FLOPS 65536
 #endif
 
+/* The static per-thread buffer a call without desc.workspace packs into holds at most this many
+ * bytes (docs/api.md, Memory). Thread-local storage is set up, zeroed, for every thread a program
+ * starts, whether or not it calls tk, so the default keeps it near the L2's size: the loops narrow
+ * their blocks of B to the buffer, which costs large products little (blocks of B that large live
+ * in L3 anyway). It never goes below what the table's rows need with one panel of B. Define it
+ * before including tk: larger for the table's widest blocks, smaller to spend less memory per
+ * thread (a call whose smallest blocks do not fit then returns TK_ERR_WORKSPACE: pass a
+ * workspace). */
+#ifndef TK_STATIC_WORKSPACE_BYTES
+#define TK_STATIC_WORKSPACE_BYTES (4u << 20)
+#define TKI_STATIC_WORKSPACE_DEFAULT 1
+#endif
+
 /* Descriptor form of GEMM: everything tk_gemm_f32 takes, plus the extras. Row-major.
- * Zero-initialise it (or use tk_gemm_desc_init) and set what you need. */
+ * Zero-initialise it (tk_gemm_desc d = {0}, or memset) and set what you need. */
 typedef struct tk_gemm_desc {
     tk_trans transa, transb;
     size_t m, n, k;

@@ -8,8 +8,19 @@
 #include "tk/internal.h"
 #include "ukr_f32_scalar.h"
 
-/* Static default workspace of this table: 81952 floats (327808 bytes) per thread. */
+/* The workspace this table's rows use at most: 81952 floats (327808 bytes), and at
+ * least (one panel of B): 17440. The static per-thread buffer of a call without a workspace holds
+ * the first, or TK_STATIC_WORKSPACE_BYTES if less (never less than the second unless the user set it). */
 #define TKI_GEMM_F32_WS_FLOATS_generic 81952
+#if TK_STATIC_WORKSPACE_BYTES / 4 >= 81952
+#define TKI_GEMM_F32_WS_STATIC_generic 81952
+#elif defined(TKI_STATIC_WORKSPACE_DEFAULT) && TK_STATIC_WORKSPACE_BYTES / 4 < 17440
+#define TKI_GEMM_F32_WS_STATIC_generic 17440
+#elif TK_STATIC_WORKSPACE_BYTES / 4 < 16
+#define TKI_GEMM_F32_WS_STATIC_generic 16
+#else
+#define TKI_GEMM_F32_WS_STATIC_generic (TK_STATIC_WORKSPACE_BYTES / 4)
+#endif
 
 /* One entry per table row, in row order; the decision tree below returns the index. */
 static const tki_gemm_cfg tki_gemm_f32_cfgs_generic[2] = {
@@ -145,6 +156,20 @@ static inline size_t tki_gemm_f32_ws_need_generic(const tki_gemm_cfg *cfg, size_
     return tki_round_up(mc * ka, 16) + kc * panels * nr + 16;
 }
 
+/* The panels of B a block of columns takes in a workspace of ws_floats: the row's ncp, or fewer
+ * where the buffer holds fewer (the static one is capped by TK_STATIC_WORKSPACE_BYTES), then spread
+ * evenly over the `panels` the columns make, so that a narrowed block leaves no sliver (2048 columns
+ * in blocks of 1664 and 384). Blocks of B change no sum: results stay the same bits. */
+static inline size_t tki_gemm_f32_fit_ncp_generic(const tki_gemm_cfg *cfg, const tki_gemm_args *g, size_t ncp,
+                                                     size_t ws_floats, size_t panels)
+{
+    size_t fit = ncp, blocks;
+    while (fit > 1 && tki_gemm_f32_ws_need_generic(cfg, g->m, g->k, fit) > ws_floats) fit--;
+    if (fit == ncp || panels <= fit) return fit;
+    blocks = (panels + fit - 1) / fit;
+    return (panels + blocks - 1) / blocks;
+}
+
 /* kc rows of nc floats of row-major src (rows lds apart), transposed: column j to dst + j*ld, kc
  * floats (and zeros up to a multiple of 16; ld must hold them). The dot form's copies, the columns
  * of an untransposed B and the rows of a transposed A, and a direct row's copy of a transposed A. */
@@ -176,7 +201,7 @@ static inline  void tki_gemm_f32_blocked_generic(const tki_gemm_cfg *cfg, const 
     const size_t pa_floats = tki_round_up(mc * (direct_a ? lda_copy : kc), 16);
     size_t ncp = direct_b ? 1 : cfg->ncp, jc, pc, ic;
     float *pa = ws, *pb = ws + pa_floats;
-    while (ncp > 1 && tki_gemm_f32_ws_need_generic(cfg, g->m, g->k, ncp) > ws_floats) ncp--;
+    ncp = tki_gemm_f32_fit_ncp_generic(cfg, g, ncp, ws_floats, (j1 - j0 + nr - 1) / nr);
     for (jc = j0; jc < j1; jc += direct_b ? j1 - j0 : ncp * nr) {
         const size_t ncur = direct_b ? j1 - j0 : tki_min(ncp * nr, j1 - jc);
         for (pc = 0; pc < g->k; pc += kc) {
@@ -333,7 +358,7 @@ static inline TKI_UNUSED size_t tki_gemm_f32_workspace_size_generic(const tk_gem
 static inline  tk_status tki_gemm_f32_ws_pick_generic(const tki_gemm_cfg *cfg, const tk_gemm_desc *d,
                                                           const tki_gemm_args *g, float **ws, size_t *ws_floats)
 {
-    static TKI_THREAD_LOCAL float tki_ws_static[TKI_GEMM_F32_WS_FLOATS_generic] TKI_ALIGNED(64);
+    static TKI_THREAD_LOCAL float tki_ws_static[TKI_GEMM_F32_WS_STATIC_generic] TKI_ALIGNED(64);
     if (d->workspace) {
         if (g->k && d->workspace_size < tki_gemm_f32_workspace_size_generic(d)) return TK_ERR_WORKSPACE;
         *ws = (float *)d->workspace;
@@ -342,7 +367,7 @@ static inline  tk_status tki_gemm_f32_ws_pick_generic(const tki_gemm_cfg *cfg, c
     }
     /* the thread-local address is taken only here: in shared objects it costs a call */
     *ws = tki_ws_static;
-    *ws_floats = TKI_GEMM_F32_WS_FLOATS_generic;
+    *ws_floats = TKI_GEMM_F32_WS_STATIC_generic;
     /* direct kernels on untransposed operands copy nothing, so need no buffer; a wider vector
      * machine than the table assumed may need more than the static buffer even at the narrowest
      * nc: then the caller must pass a workspace */
