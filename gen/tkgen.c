@@ -416,14 +416,14 @@ static void build(project *p, const char *cpus_csv, const char *deflt, const cha
                 unsigned long long nce = d->vla ? w->nc * vl : w->nc;
                 if (w->n.hi < nce) nce = (w->n.hi + nr - 1) / nr * nr;
                 /* a direct row may copy A's rows a vector or two further apart (tki_rows_ld) */
-                unsigned long long ka = w->packa == 0 ? (kc + 15) / 16 * 16 + 32 : kc;
-                unsigned long long need = mc * ka + kc * (w->packb ? nce : nr) + 32, least = mc * ka + kc * nr + 32;
-                /* the dot form's copies keep their rows one vector and a bit further apart
-                 * (tki_gemm_dot_ld: at most 31 floats more than kc) */
-                if (w->packa == TKT_DOT) need = (mc + nce) * (kc + 32) + 32, least = (mc + nr) * (kc + 32) + 32;
-                if (need > ws) ws = need;
+                unsigned long long ka = w->packa == 0 ? (kc + 15) / 16 * 16 + 32 : kc, kb = kc;
+                /* the dot form's copies keep their rows (of A and of B's columns) one vector and a
+                 * bit further apart (tki_gemm_dot_ld: at most 31 floats more than kc), B always copied */
+                if (w->packa == TKT_DOT) ka = kb = kc + 32;
+                const unsigned long long a = mc * ka, cols = w->packb || w->packa == TKT_DOT ? nce : nr;
+                if (a + kb * cols + 32 > ws) ws = a + kb * cols + 32;
                 /* ... and the least it runs in: one panel of B (the loops narrow nc to the buffer) */
-                if (least > ws_min) ws_min = least;
+                if (a + kb * nr + 32 > ws_min) ws_min = a + kb * nr + 32;
             }
             fprintf(f, "m4_define(<@TKM_WS_FLOATS@>, <@%llu@>)m4_dnl\n", ws);
             fprintf(f, "m4_define(<@TKM_WS_MIN_FLOATS@>, <@%llu@>)m4_dnl\n", ws_min);

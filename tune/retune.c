@@ -18,7 +18,6 @@
  * configuration is run under qemu on shapes that exercise its edges and checked; a wrong result
  * stops the run before the table is written. Rows and table say `estimated`. */
 #include "retune.h"
-#include "../bench/cold.h"
 
 #include "buckets.h"
 #include "calibrate.h"
@@ -156,10 +155,10 @@ static int fresh_cells(const char *log, const char *cpu, const point *pts, int n
     return nfresh;
 }
 
-/* a candidate's score: the geometric mean of its best round over the point's depths; 0 if one failed */
 /* 1 when shape d of point p is measured with its operands rotated out of cache */
 static int shape_cold(const point *p, int d) { return p->stream && p->warmsh != d + 1; }
 
+/* a candidate's score: the geometric mean of its best round over the point's depths; 0 if one failed */
 static double depth_score(const double *best, int nsh)
 {
     double lg = 0;
@@ -960,12 +959,11 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
          * (session 53, the generic probe) 6x64 pf8 kc 8 ran 6x6000x40 at 92 GFLOP/s in cache, kc 64
          * without prefetching 165, kc 16-32 prefetching 119-123; cold, 6x11008x64 at 40, 15, 35-36. So
          * such a cell is also measured at WARM_SIDE_N columns half its depth (at most what fits 3/4 of
-         * the L2 beside C), in cache, and a row must hold there too. */
+         * the L2 with A and C, so under tkb_bandwidth_bound's L2), in cache, and a row must hold there too. */
         if (warm == 2 && p->nsh < 3) {
             const double room = 0.75 * (double)k->l2 / 4.0 - hm * WARM_SIDE_N;
             const double wk = fmin(floor((double)cells[i].k.hi / 2 / 8), floor(room / (WARM_SIDE_N + hm) / 8)) * 8;
-            if (wk >= 8 && wk >= (double)cells[i].k.lo &&
-                !tkb_bandwidth_bound((unsigned long long)hm, WARM_SIDE_N, (unsigned long long)wk, k->l2)) {
+            if (wk >= 8 && wk >= (double)cells[i].k.lo) {
                 p->sm[p->nsh] = (unsigned long long)hm, p->sn[p->nsh] = WARM_SIDE_N, p->sk[p->nsh++] = (unsigned long long)wk;
                 p->warmsh = p->nsh;
             }
@@ -991,20 +989,14 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
         add_tall_siblings(p, isa);
         if (p->shallow) add_order_twins(p);
         add_row_blocks(p);
-        /* the model's own ranking at the large-B corner too: there it weighs packing B differently */
-        if (p->bigb && nml > 0) {
-            tkt_row big[MAXC - 1];
-            double kbig = (double)p->sk[1];
-            int nbig = model_best(isa, k, &h, ml, nml, (double)p->sm[1], (double)p->sn[1], &kbig, 1, p->stream, big, (want + 1) / 2);
-            for (int j = 0; j < nbig; j++) add_cand(p, &big[j]);
-        }
-        /* ... and in cache at a streamed cell's warm shape, where it ranks blocks for a B that stays */
-        if (p->warmsh && nml > 0) {
-            tkt_row warm[MAXC - 1];
-            const int d = p->warmsh - 1;
-            double kw = (double)p->sk[d];
-            int nw = model_best(isa, k, &h, ml, nml, (double)p->sm[d], (double)p->sn[d], &kw, 1, 0, warm, (want + 1) / 2);
-            for (int j = 0; j < nw; j++) add_cand(p, &warm[j]);
+        /* the model's own ranking at the large-B corner too (there it weighs packing B differently),
+         * and in cache at a streamed cell's warm shape (it ranks blocks for a B that stays) */
+        for (int d = 1; d < p->nsh && nml > 0; d++) {
+            if (!(d == 1 && p->bigb) && d != p->warmsh - 1) continue;
+            tkt_row more[MAXC - 1];
+            double kd = (double)p->sk[d];
+            int nmore = model_best(isa, k, &h, ml, nml, (double)p->sm[d], (double)p->sn[d], &kd, 1, shape_cold(p, d), more, (want + 1) / 2);
+            for (int j = 0; j < nmore; j++) add_cand(p, &more[j]);
         }
         /* estimated: the model's first choice is the choice */
         for (int j = 0; j < p->nc && nb > 0 && o->estimated; j++)
