@@ -53,14 +53,21 @@ int main(void)
     TKT_CHECK(with_shallow == split_only + 63, "%d cells with a shallow side, %d without: 21 cells should have three more",
               with_shallow, split_only);
     /* 16 row counts, each with a decode cell 513..1024 wide (split in depth: one more) and one open
-     * (split in depth, its shallow side in n: two more); the 257..512 cells of the six bands up to 16
-     * rows (1, 2..4, 5..6, 7..8, 9..12, 13..16) split in depth */
-    TKT_CHECK(nc == with_shallow + 48 + 6, "%d cells with warm sides, %d without: 54 more expected", nc,
+     * (split in depth, its shallow side in n twice, at 4096 and 8192: three more); the 257..512 cells
+     * of the six bands up to 16 rows (1, 2..4, 5..6, 7..8, 9..12, 13..16) split in depth */
+    TKT_CHECK(grid_decode_wide_warm(l2) && grid_decode_wide_warm(1u << 20) && !grid_decode_wide_warm(512u << 10),
+              "B 16 deep at 8192 columns fits 3/4 of an L2 of 2 MiB and 1 MiB, not of 512 KiB");
+    TKT_CHECK(nc == with_shallow + 64 + 6, "%d cells with warm sides, %d without: 70 more expected", nc,
               with_shallow);
+    /* an L2 that does not hold B that wide: the open cells' shallow sides split once, at 4096 */
+    TKT_CHECK(grid_cells(cells, GRID_MAX + 1, 2048, deep_k, deep_m, shallow_k, 512u << 10) == nc - 16,
+              "512 KiB L2: %d cells, %d with 2 MiB: 16 fewer expected",
+              grid_cells(cells, GRID_MAX + 1, 2048, deep_k, deep_m, shallow_k, 512u << 10), nc);
+    nc = grid_cells(cells, GRID_MAX + 1, 2048, deep_k, deep_m, shallow_k, l2);
 
     /* the edges, one either side of each, and random points */
     static const unsigned long long edge[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 13, 16, 17, 32, 33, 64, 65, 128, 129, 256,
-                                              257, 511, 512, 513, 1024, 1025, 2048, 4096, 4097, 11008, 100000};
+                                              257, 511, 512, 513, 1024, 1025, 2048, 4096, 4097, 8192, 8193, 11008, 100000};
     static const unsigned long long ke[] = {1, 16, 17, 32, 33, 64, 65, 256, 257, 512, 513, 2048, 2049};
     const int ne = (int)(sizeof edge / sizeof edge[0]), nke = (int)(sizeof ke / sizeof ke[0]);
     for (int t = 0; t < ne * ne * nke + 2000; t++) {
@@ -88,13 +95,15 @@ int main(void)
             TKT_CHECK(cells[at].m.lo == m && cells[at].m.hi == m, "decode %llux%llu in the cell of %llu..%llu rows", m,
                       n, cells[at].m.lo, cells[at].m.hi);
         /* the warm side of a decode cell of an open band stops at GRID_DECODE_WARM_N (warm 1), the
-         * shallow depths past it are streamed (warm 2); a deep side is neither */
+         * next up to GRID_DECODE_WIDE_N is warm too (2 MiB holds B there), the shallow depths past it
+         * are streamed (warm 2); a deep side is neither */
         if (decode && k <= warm_k && n > 1024)
-            TKT_CHECK(n > GRID_DECODE_WARM_N ? cells[at].n.lo == GRID_DECODE_WARM_N + 1 && cells[at].warm == 2
-                                             : cells[at].n.hi == GRID_DECODE_WARM_N && cells[at].warm == 1,
+            TKT_CHECK(n > GRID_DECODE_WIDE_N   ? cells[at].n.lo == GRID_DECODE_WIDE_N + 1 && cells[at].warm == 2
+                      : n > GRID_DECODE_WARM_N ? cells[at].n.lo == GRID_DECODE_WARM_N + 1 && cells[at].n.hi == GRID_DECODE_WIDE_N && cells[at].warm == 1
+                                               : cells[at].n.hi == GRID_DECODE_WARM_N && cells[at].warm == 1,
                       "decode %llux%llux%llu in the cell of widths %llu..%llu (warm %d)", m, n, k, cells[at].n.lo,
                       cells[at].n.hi, cells[at].warm);
-        TKT_CHECK(cells[at].warm == (warm_k && k <= warm_k ? (n > GRID_DECODE_WARM_N ? 2 : 1) : 0),
+        TKT_CHECK(cells[at].warm == (warm_k && k <= warm_k ? (n > GRID_DECODE_WIDE_N ? 2 : 1) : 0),
                   "%llux%llux%llu lies in a cell of warm %d", m, n, k, cells[at].warm);
         /* the representative shape is in its cell, or at the open end */
         TKT_CHECK(cells[at].ms >= (double)cells[at].m.lo && (cells[at].m.hi == TK_SIZE_INF || cells[at].ms == (double)cells[at].m.hi),

@@ -110,9 +110,12 @@ grep -A8 '^point 257\.\.512 x 17\.\.24 x ' "$work/o15" | grep -q '^  candidate 9
   grep -A8 '^point 257\.\.512 x 17\.\.24 x ' "$work/o15" | grep -q '^  candidate 9x48 ku4 kc8192 mc9 nc48 direct order n$' &&
   ! grep -A8 '^point 257\.\.512 x 257\.\.512 x 257' "$work/o15" | grep -q 'kc8192' && ok ||
   bad "spr dry run: no one-k-block twin of 9x48 at 257..512 x 17..24 (or one at 257..512 x 257..512): $(grep -A8 '^point 257\.\.512 x 17\.\.24 x ' "$work/o15")"
-# a streamed cell's shallow side past 4096 columns is also measured in cache, at 6144 columns half
-# its depth, where B fits spr's L2 (generic's 256 KiB L2 above gets no such shape)
-grep -q '^point 4 x 4097\.\.\* x 1\.\.64: 4x8192x64 cold, 4x11008x64 cold, 4x6144x32 cache;' "$work/o15" && ok ||
-  bad "spr dry run, cell 4 x 4097..* x 1..64: no warm shape: $(grep '^point 4 x 4097' "$work/o15")"
+# spr's L2 holds B 16 deep at 8192 columns: the shallow decode widths 4097..8192 are a cell measured
+# in cache (at its widest as deep as B fits, at its deepest as wide as B fits, its middle), and only
+# those past 8192 are streamed, also measured in cache at 12288 columns as deep as fits (generic's
+# 256 KiB L2 above gets neither)
+grep -q '^point 4 x 4097\.\.8192 x 1\.\.64: 4x8192x40 cache, 4x5776x64 cache, 4x5792x16 cache;' "$work/o15" &&
+  grep -q '^point 4 x 8193\.\.\* x 1\.\.64: 4x16384x64 cold, 4x11008x64 cold, 4x12288x24 cache;' "$work/o15" && ok ||
+  bad "spr dry run, cells 4 x 4097.. x 1..64: not split at 8192 in cache: $(grep '^point 4 x [48][01]9[27]' "$work/o15")"
 
 finish tune_retune_cpus

@@ -138,7 +138,13 @@ double grid_hot_depth(unsigned long long l2, double width)
  * GRID_DECODE_WARM_N, and the shallow depths past that width are a streamed cell (warm 2). On spr
  * (session 48, tk_bench, one run): 6x6000x40, 6x4096x64, 5x2048x32 ran 1.6-1.9x faster at kc 64
  * without prefetching than on the 6x64 pf8 kc 8 row, 0.56 -> 0.93 of libxsmm; with B streamed,
- * 6x16384x64 ran 0.41x as fast so, hence the cut in n. The shallow cells come first (shallow = 1),
+ * 6x16384x64 ran 0.41x as fast so, hence the cut in n. Where the L2 holds B at GRID_DECODE_WIDE_N
+ * columns 16 deep (grid_decode_wide_warm), the widths up to GRID_DECODE_WIDE_N are a warm cell too:
+ * the bench times their shallow products in cache (4x5000x32: 0.7 MB; tkb_bandwidth_bound counts
+ * bytes past the L2), and the streamed cell's row, chosen mostly at its streamed corners, read B 8
+ * deep prefetching: 4x5000x32 ran at 0.62 of OpenBLAS, 12x6000x24 at 0.68 of libxsmm (session 53),
+ * and the probe ran 4x5000x32 in cache at 78 GFLOP/s so, 120 at kc 32 without prefetching, which
+ * read 4x11008x64 cold at 0.78x (session 54). The shallow cells come first (shallow = 1),
  * so that neighbours in n of one choice merge; the deep ones after (shallow = 0). */
 static int add_warm_split(grid_cell *cells, int cap, int n, range m, range nr, unsigned long long warm_l2, int shallow,
                           double open)
@@ -153,8 +159,18 @@ static int add_warm_split(grid_cell *cells, int cap, int n, range m, range nr, u
     {
         const range warm = {nr.lo, GRID_DECODE_WARM_N}, wide = {GRID_DECODE_WARM_N + 1, nr.hi};
         n = add_cell(cells, cap, n, m, warm, low, open, 1);
+        if (grid_decode_wide_warm(warm_l2)) {
+            const range warm2 = {GRID_DECODE_WARM_N + 1, GRID_DECODE_WIDE_N}, wider = {GRID_DECODE_WIDE_N + 1, nr.hi};
+            n = add_cell(cells, cap, n, m, warm2, low, open, 1);
+            return add_cell(cells, cap, n, m, wider, low, open, 2);
+        }
         return add_cell(cells, cap, n, m, wide, low, open, 2);
     }
+}
+
+int grid_decode_wide_warm(unsigned long long l2)
+{
+    return 0.75 * (double)l2 / 4.0 >= (double)(GRID_DECODE_WIDE_N + FINE_M) * 16;
 }
 
 /* A wide B with more than a few rows: read in place while it stays in the cache, packed once it

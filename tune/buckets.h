@@ -38,11 +38,18 @@ typedef struct {
  * each cell of at most 16 rows and n past 256 (the band's 257..512 cell, each row count's decode
  * cells past 512) is two, depths up to grid_hot_depth at its widest n (GRID_DECODE_WARM_N where n
  * is open) and deeper, the shallow one (warm 1) also split in n past GRID_DECODE_WARM_N where n is
- * open (warm 2). The cells partition the shapes: every m x n x k lies in exactly one. */
+ * open (warm 2); where grid_decode_wide_warm(warm_l2), the widths past GRID_DECODE_WARM_N up to
+ * GRID_DECODE_WIDE_N are another warm cell (warm 1) and only those past it are streamed (warm 2).
+ * The cells partition the shapes: every m x n x k lies in exactly one. */
 #define GRID_MAX 320
 #define GRID_SHALLOW_C 32768
 #define GRID_MID_K 256
 #define GRID_DECODE_WARM_N 4096
+#define GRID_DECODE_WIDE_N 8192
+/* 1 when an L2 of l2 bytes holds, in 3/4 of it, B 16 rows deep at GRID_DECODE_WIDE_N columns beside
+ * C: the shallow decode widths up to there then stay in cache between calls (spr's 2 MiB, the Zen
+ * 4's 1 MiB do; a 512 KiB L2 does not) */
+int grid_decode_wide_warm(unsigned long long l2);
 int grid_cells(grid_cell *cells, int cap, double open, unsigned long long deep_k, unsigned long long deep_m,
                unsigned long long shallow_k, unsigned long long warm_l2);
 /* The depth at which B, `width` floats wide, fills half of an L2 of `l2` bytes: a multiple of 64,

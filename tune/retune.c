@@ -62,7 +62,9 @@
 #define DEEP_TWINS 2 /* direct candidates one column tile wide also tried in one k block ... */
 #define DEEP_KC 8192 /* ... this deep */
 #define PRIOR_CUT 0.92 /* a candidate recent runs read under this fraction of the point's best is left out */
-#define WARM_SIDE_N 6144 /* a streamed cell past GRID_DECODE_WARM_N is also measured this wide in cache (its row must hold there) */
+/* a streamed cell past GRID_DECODE_WARM_N is also measured in cache (its row must hold there) this
+ * wide: half again its narrowest width (6144 from 4097, 12288 from 8193) */
+#define WARM_SIDE_N(lo) (3 * ((double)(lo) - 1) / 2)
 #define OPEN_TOP_MIN 512 /* an open cell's top corner is a power of two at least this wide (floats: rows 2 KiB apart or more) */
 
 typedef struct {
@@ -153,6 +155,15 @@ static int fresh_cells(const char *log, const char *cpu, const point *pts, int n
         nfresh += fresh[c];
     }
     return nfresh;
+}
+
+/* The depth, a multiple of 8 and at most kmax, at which B `width` floats wide beside an m x width C
+ * fills 3/4 of an L2 of l2 bytes: a shape the bench times in cache (tkb_bandwidth_bound counts bytes
+ * past the L2). 0 when not even 8 rows fit. */
+static double warm_depth(unsigned long long l2, double m, double width, double kmax)
+{
+    const double room = 0.75 * (double)l2 / 4.0 - m * width;
+    return fmin(floor(kmax / 8), floor(room / (width + m) / 8)) * 8;
 }
 
 /* 1 when shape d of point p is measured with its operands rotated out of cache */
@@ -931,8 +942,10 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
             const double aligned = 16 * (2 * floor(mn / 32) + 1);
             if (aligned >= (double)cells[i].n.lo && aligned <= hn) mn = aligned; /* a narrow cell keeps its own */
             /* a streamed cell's shallow side past GRID_DECODE_WARM_N: its deepest at twice STREAM_N
-             * and at STREAM_WIDE (B 2 and 2.8 MiB at 64 deep), both streamed, no middle */
-            if (warm == 2) hn = mn = 2.0 * STREAM_N, k1 = k2 = (double)cells[i].k.hi, p->wide = 1;
+             * (twice its narrowest width where it starts past GRID_DECODE_WIDE_N) and at STREAM_WIDE
+             * (B 2 or 4 and 2.8 MiB at 64 deep), both streamed, no middle */
+            if (warm == 2)
+                hn = mn = fmax(2.0 * STREAM_N, 2.0 * (double)(cells[i].n.lo - 1)), k1 = k2 = (double)cells[i].k.hi, p->wide = 1;
         }
         /* The deep side of a wide open cell (n past the grid's edge) with more rows: a weight matrix
          * larger than the last-level cache, as a prefill or a large layer multiplies. The grid's own
@@ -961,12 +974,26 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
          * such a cell is also measured at WARM_SIDE_N columns half its depth (at most what fits 3/4 of
          * the L2 with A and C, so under tkb_bandwidth_bound's L2), in cache, and a row must hold there too. */
         if (warm == 2 && p->nsh < 3) {
-            const double room = 0.75 * (double)k->l2 / 4.0 - hm * WARM_SIDE_N;
-            const double wk = fmin(floor((double)cells[i].k.hi / 2 / 8), floor(room / (WARM_SIDE_N + hm) / 8)) * 8;
+            const double ws = WARM_SIDE_N(cells[i].n.lo), wk = warm_depth(k->l2, hm, ws, cells[i].k.hi / 2);
             if (wk >= 8 && wk >= (double)cells[i].k.lo) {
-                p->sm[p->nsh] = (unsigned long long)hm, p->sn[p->nsh] = WARM_SIDE_N, p->sk[p->nsh++] = (unsigned long long)wk;
+                p->sm[p->nsh] = (unsigned long long)hm, p->sn[p->nsh] = (unsigned long long)ws, p->sk[p->nsh++] = (unsigned long long)wk;
                 p->warmsh = p->nsh;
             }
+        }
+        /* The warm cell past GRID_DECODE_WARM_N (grid_cells, up to GRID_DECODE_WIDE_N): in cache at its
+         * widest as deep as B fits (8192 wide: 40 on spr), at its deepest as wide as B fits (64 deep:
+         * 6144), and at its fewest rows in the middle a quarter as deep; the grid's corner (hn, capped
+         * at the grid's edge) lies outside it. */
+        if (warm == 1 && cells[i].n.lo > GRID_DECODE_WARM_N) {
+            const double w = (double)cells[i].n.hi, lo = (double)cells[i].n.lo, kd = (double)cells[i].k.hi;
+            const double nd = fmin(w, floor(0.75 * (double)k->l2 / 4.0 / (kd + hm) / 16) * 16);
+            const double mid = 16 * round(sqrt(lo * w) / 16);
+            p->nsh = 0;
+            p->sm[p->nsh] = (unsigned long long)hm, p->sn[p->nsh] = (unsigned long long)w, p->sk[p->nsh++] = (unsigned long long)warm_depth(k->l2, hm, w, kd);
+            /* (an L2 too small for B that deep at the cell's narrowest: there, as deep as fits) */
+            p->sm[p->nsh] = (unsigned long long)hm, p->sn[p->nsh] = (unsigned long long)fmax(nd, lo);
+            p->sk[p->nsh++] = (unsigned long long)(nd >= lo ? kd : warm_depth(k->l2, hm, lo, kd));
+            p->sm[p->nsh] = cells[i].m.lo, p->sn[p->nsh] = (unsigned long long)mid, p->sk[p->nsh++] = (unsigned long long)fmax(8, kd / 4);
         }
         p->rm = cells[i].m, p->rn = cells[i].n, p->rk = cells[i].k;
     }
