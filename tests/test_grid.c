@@ -55,14 +55,16 @@ int main(void)
     /* 16 row counts, each with a decode cell 513..1024 wide (split in depth: one more) and one open
      * (split in depth, its shallow side in n twice, at 4096 and 8192: three more); the 257..512 cells
      * of the six bands up to 16 rows (1, 2..4, 5..6, 7..8, 9..12, 13..16) split in depth */
-    TKT_CHECK(grid_decode_wide_warm(l2) && grid_decode_wide_warm(1u << 20) && !grid_decode_wide_warm(512u << 10),
-              "B 16 deep at 8192 columns fits 3/4 of an L2 of 2 MiB and 1 MiB, not of 512 KiB");
+    TKT_CHECK(grid_decode_wide_warm(l2) && !grid_decode_wide_warm(1u << 20) && grid_warm_depth(l2, 16, 8192, 64) == 24 &&
+                  grid_warm_depth(l2, 4, 8192, 64) == 40 && grid_warm_depth(l2, 4, 4096, 32) == 32,
+              "B 16 deep at 8192 columns beside 16 rows of C fits 3/4 of an L2 of 2 MiB, not of 1 MiB; depths %.0f %.0f %.0f",
+              grid_warm_depth(l2, 16, 8192, 64), grid_warm_depth(l2, 4, 8192, 64), grid_warm_depth(l2, 4, 4096, 32));
     TKT_CHECK(nc == with_shallow + 64 + 6, "%d cells with warm sides, %d without: 70 more expected", nc,
               with_shallow);
     /* an L2 that does not hold B that wide: the open cells' shallow sides split once, at 4096 */
-    TKT_CHECK(grid_cells(cells, GRID_MAX + 1, 2048, deep_k, deep_m, shallow_k, 512u << 10) == nc - 16,
-              "512 KiB L2: %d cells, %d with 2 MiB: 16 fewer expected",
-              grid_cells(cells, GRID_MAX + 1, 2048, deep_k, deep_m, shallow_k, 512u << 10), nc);
+    TKT_CHECK(grid_cells(cells, GRID_MAX + 1, 2048, deep_k, deep_m, shallow_k, 1u << 20) == nc - 16,
+              "1 MiB L2: %d cells, %d with 2 MiB: 16 fewer expected",
+              grid_cells(cells, GRID_MAX + 1, 2048, deep_k, deep_m, shallow_k, 1u << 20), nc);
     nc = grid_cells(cells, GRID_MAX + 1, 2048, deep_k, deep_m, shallow_k, l2);
 
     /* the edges, one either side of each, and random points */

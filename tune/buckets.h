@@ -47,9 +47,14 @@ typedef struct {
 #define GRID_DECODE_WARM_N 4096
 #define GRID_DECODE_WIDE_N 8192
 /* 1 when an L2 of l2 bytes holds, in 3/4 of it, B 16 rows deep at GRID_DECODE_WIDE_N columns beside
- * C: the shallow decode widths up to there then stay in cache between calls (spr's 2 MiB, the Zen
- * 4's 1 MiB do; a 512 KiB L2 does not) */
+ * a C of 16 rows (grid_warm_depth): the shallow decode widths up to there then stay in cache between
+ * calls for every row count (spr's 2 MiB does; a Zen 4's 1 MiB does not, its 16-row C alone is
+ * half of it) */
 int grid_decode_wide_warm(unsigned long long l2);
+/* The depth, a multiple of 8 and at most kmax, at which B `width` floats wide beside an m x width C
+ * fills 3/4 of an L2 of l2 bytes: a product the bench times in cache (tkb_bandwidth_bound counts
+ * bytes past the L2). Below 8 (0 or less) when not even 8 rows fit. */
+double grid_warm_depth(unsigned long long l2, double m, double width, double kmax);
 int grid_cells(grid_cell *cells, int cap, double open, unsigned long long deep_k, unsigned long long deep_m,
                unsigned long long shallow_k, unsigned long long warm_l2);
 /* The depth at which B, `width` floats wide, fills half of an L2 of `l2` bytes: a multiple of 64,

@@ -157,15 +157,6 @@ static int fresh_cells(const char *log, const char *cpu, const point *pts, int n
     return nfresh;
 }
 
-/* The depth, a multiple of 8 and at most kmax, at which B `width` floats wide beside an m x width C
- * fills 3/4 of an L2 of l2 bytes: a shape the bench times in cache (tkb_bandwidth_bound counts bytes
- * past the L2). 0 when not even 8 rows fit. */
-static double warm_depth(unsigned long long l2, double m, double width, double kmax)
-{
-    const double room = 0.75 * (double)l2 / 4.0 - m * width;
-    return fmin(floor(kmax / 8), floor(room / (width + m) / 8)) * 8;
-}
-
 /* 1 when shape d of point p is measured with its operands rotated out of cache */
 static int shape_cold(const point *p, int d) { return p->stream && p->warmsh != d + 1; }
 
@@ -974,7 +965,7 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
          * such a cell is also measured at WARM_SIDE_N columns half its depth (at most what fits 3/4 of
          * the L2 with A and C, so under tkb_bandwidth_bound's L2), in cache, and a row must hold there too. */
         if (warm == 2 && p->nsh < 3) {
-            const double ws = WARM_SIDE_N(cells[i].n.lo), wk = warm_depth(k->l2, hm, ws, cells[i].k.hi / 2);
+            const double ws = WARM_SIDE_N(cells[i].n.lo), wk = grid_warm_depth(k->l2, hm, ws, cells[i].k.hi / 2);
             if (wk >= 8 && wk >= (double)cells[i].k.lo) {
                 p->sm[p->nsh] = (unsigned long long)hm, p->sn[p->nsh] = (unsigned long long)ws, p->sk[p->nsh++] = (unsigned long long)wk;
                 p->warmsh = p->nsh;
@@ -989,10 +980,10 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
             const double nd = fmin(w, floor(0.75 * (double)k->l2 / 4.0 / (kd + hm) / 16) * 16);
             const double mid = 16 * round(sqrt(lo * w) / 16);
             p->nsh = 0;
-            p->sm[p->nsh] = (unsigned long long)hm, p->sn[p->nsh] = (unsigned long long)w, p->sk[p->nsh++] = (unsigned long long)warm_depth(k->l2, hm, w, kd);
+            p->sm[p->nsh] = (unsigned long long)hm, p->sn[p->nsh] = (unsigned long long)w, p->sk[p->nsh++] = (unsigned long long)grid_warm_depth(k->l2, hm, w, kd);
             /* (an L2 too small for B that deep at the cell's narrowest: there, as deep as fits) */
             p->sm[p->nsh] = (unsigned long long)hm, p->sn[p->nsh] = (unsigned long long)fmax(nd, lo);
-            p->sk[p->nsh++] = (unsigned long long)(nd >= lo ? kd : warm_depth(k->l2, hm, lo, kd));
+            p->sk[p->nsh++] = (unsigned long long)(nd >= lo ? kd : grid_warm_depth(k->l2, hm, lo, kd));
             p->sm[p->nsh] = cells[i].m.lo, p->sn[p->nsh] = (unsigned long long)mid, p->sk[p->nsh++] = (unsigned long long)fmax(8, kd / 4);
         }
         p->rm = cells[i].m, p->rn = cells[i].n, p->rk = cells[i].k;
