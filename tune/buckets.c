@@ -139,8 +139,8 @@ double grid_hot_depth(unsigned long long l2, double width)
  * (session 48, tk_bench, one run): 6x6000x40, 6x4096x64, 5x2048x32 ran 1.6-1.9x faster at kc 64
  * without prefetching than on the 6x64 pf8 kc 8 row, 0.56 -> 0.93 of libxsmm; with B streamed,
  * 6x16384x64 ran 0.41x as fast so, hence the cut in n. Where the L2 holds B at GRID_DECODE_WIDE_N
- * columns 16 deep beside 16 rows of C (grid_decode_wide_warm), the widths up to GRID_DECODE_WIDE_N are a warm cell too:
- * the bench times their shallow products in cache (4x5000x32: 0.7 MB; tkb_bandwidth_bound counts
+ * columns 16 deep beside 16 rows of C (grid_decode_wide_warm), the widths up to GRID_DECODE_WIDE_N
+ * are a warm cell too: the bench times their shallow products in cache (4x5000x32: 0.7 MB; tkb_bandwidth_bound counts
  * bytes past the L2), and the streamed cell's row, chosen mostly at its streamed corners, read B 8
  * deep prefetching: 4x5000x32 ran at 0.62 of OpenBLAS, 12x6000x24 at 0.68 of libxsmm (session 53),
  * and the probe ran 4x5000x32 in cache at 78 GFLOP/s so, 120 at kc 32 without prefetching, which
@@ -168,10 +168,18 @@ static int add_warm_split(grid_cell *cells, int cap, int n, range m, range nr, u
     }
 }
 
+/* the floats of A, B and C a product may take to stay in an L2 of l2 bytes between calls: 3/4 of
+ * it, under tkb_bandwidth_bound's whole L2 */
+static double warm_room(unsigned long long l2) { return 0.75 * (double)l2 / 4.0; }
+
 double grid_warm_depth(unsigned long long l2, double m, double width, double kmax)
 {
-    const double room = 0.75 * (double)l2 / 4.0 - m * width;
-    return fmin(floor(kmax / 8), floor(room / (width + m) / 8)) * 8;
+    return fmin(floor(kmax / 8), floor((warm_room(l2) - m * width) / (width + m) / 8)) * 8;
+}
+
+double grid_warm_width(unsigned long long l2, double m, double k, double wmax)
+{
+    return fmin(wmax, floor(warm_room(l2) / (k + m) / 16) * 16);
 }
 
 int grid_decode_wide_warm(unsigned long long l2)

@@ -55,6 +55,9 @@ int grid_decode_wide_warm(unsigned long long l2);
  * fills 3/4 of an L2 of l2 bytes: a product the bench times in cache (tkb_bandwidth_bound counts
  * bytes past the L2). Below 8 (0 or less) when not even 8 rows fit. */
 double grid_warm_depth(unsigned long long l2, double m, double width, double kmax);
+/* The width, a multiple of 16 and at most wmax, at which B k deep beside an m-row C fills the same
+ * 3/4 of the L2 (A's few floats aside). */
+double grid_warm_width(unsigned long long l2, double m, double k, double wmax);
 int grid_cells(grid_cell *cells, int cap, double open, unsigned long long deep_k, unsigned long long deep_m,
                unsigned long long shallow_k, unsigned long long warm_l2);
 /* The depth at which B, `width` floats wide, fills half of an L2 of `l2` bytes: a multiple of 64,

@@ -977,7 +977,7 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
          * at the grid's edge) lies outside it. */
         if (warm == 1 && cells[i].n.lo > GRID_DECODE_WARM_N) {
             const double w = (double)cells[i].n.hi, lo = (double)cells[i].n.lo, kd = (double)cells[i].k.hi;
-            const double nd = fmin(w, floor(0.75 * (double)k->l2 / 4.0 / (kd + hm) / 16) * 16);
+            const double nd = grid_warm_width(k->l2, hm, kd, w);
             const double mid = 16 * round(sqrt(lo * w) / 16);
             p->nsh = 0;
             p->sm[p->nsh] = (unsigned long long)hm, p->sn[p->nsh] = (unsigned long long)w, p->sk[p->nsh++] = (unsigned long long)grid_warm_depth(k->l2, hm, w, kd);
