@@ -4,7 +4,8 @@
  *
  * Usage:
  *   tkgen check  --root DIR FILE...          validate files (kind from the extension)
- *   tkgen detect --root DIR                  print the registry token of the host CPU
+ *   tkgen detect --root DIR [--cpuinfo FILE] print the registry token of the host CPU (or of the CPU
+ *                                            whose /proc/cpuinfo FILE is)
  *   tkgen info   --root DIR --cpu CPU KEY    print isa | family | cflags | emulator | fallback | table |
  *                                            vlen | qemu_cpu | mca_cpu
  *   tkgen build  --root DIR --cpus A,B,.. --default A --out DIR [--m4 PROG] [--table CPU=FILE]
@@ -532,7 +533,7 @@ static void usage(void)
 {
     fprintf(stderr,
             "usage: tkgen check  --root DIR FILE...\n"
-            "       tkgen detect --root DIR\n"
+            "       tkgen detect --root DIR [--cpuinfo FILE]\n"
             "       tkgen info   --root DIR --cpu CPU (isa|family|cflags|emulator|fallback|table|vlen|qemu_cpu|mca_cpu)\n"
             "       tkgen build  --root DIR --cpus A,B --default A --out DIR [--m4 PROG] [--table CPU=FILE]\n"
             "       tkgen ukr    --root DIR --isa ISA [--tiles MRxNVxKU[pPF],..] [--direct MRxNVxKU[pPF],..]\n"
@@ -549,7 +550,7 @@ static int ends_with(const char *s, const char *suf)
 int main(int argc, char **argv)
 {
     if (argc < 2) usage();
-    const char *cmd = argv[1], *cpus = NULL, *deflt = NULL, *out = NULL, *cpu = NULL;
+    const char *cmd = argv[1], *cpus = NULL, *deflt = NULL, *out = NULL, *cpu = NULL, *cpuinfo = NULL;
     const char *isa_name = NULL, *tiles_csv = NULL, *direct_csv = NULL, *dot_csv = NULL;
     const char *pos[64];
     int npos = 0;
@@ -560,6 +561,7 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--out") && i + 1 < argc) out = argv[++i];
         else if (!strcmp(argv[i], "--m4") && i + 1 < argc) g_m4 = argv[++i];
         else if (!strcmp(argv[i], "--cpu") && i + 1 < argc) cpu = argv[++i];
+        else if (!strcmp(argv[i], "--cpuinfo") && i + 1 < argc) cpuinfo = argv[++i];
         else if (!strcmp(argv[i], "--isa") && i + 1 < argc) isa_name = argv[++i];
         else if (!strcmp(argv[i], "--tiles") && i + 1 < argc) tiles_csv = argv[++i];
         else if (!strcmp(argv[i], "--direct") && i + 1 < argc) direct_csv = argv[++i];
@@ -617,6 +619,13 @@ int main(int argc, char **argv)
     validate_match(&p.reg);
     if (n_errors) return 1;
     if (!strcmp(cmd, "detect")) {
+        if (cpuinfo) {
+            /* an unreadable file would match nothing but 'any' and print generic, as if detected */
+            FILE *f = fopen(cpuinfo, "r");
+            if (!f) die("cannot read %s: %s", cpuinfo, strerror(errno));
+            fclose(f);
+            set_cpuinfo_path(cpuinfo);
+        }
         for (int i = 0; i < p.reg.n; i++)
             if (host_matches(p.reg.rows[i].match)) {
                 printf("%s\n", p.reg.rows[i].cpu);

@@ -767,9 +767,13 @@ int load_table(project *p, const reg_row *c, tkt_table *t)
 }
 
 /* ---- host detection from /proc/cpuinfo ---- */
+static const char *g_cpuinfo_path = "/proc/cpuinfo";
+
+void set_cpuinfo_path(const char *path) { g_cpuinfo_path = path; }
+
 static int cpuinfo_field(const char *key, char *out, size_t cap)
 {
-    FILE *f = fopen("/proc/cpuinfo", "r");
+    FILE *f = fopen(g_cpuinfo_path, "r");
     char line[8192];
     if (!f) return 0;
     size_t kl = strlen(key);

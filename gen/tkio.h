@@ -130,6 +130,8 @@ void set_table_override(const char *cpu, const char *path);
 void table_path(const reg_row *c, char *out, size_t cap);
 int load_table(project *p, const reg_row *c, tkt_table *t);
 int host_matches(const char *match);
+/* Where host_matches reads the host's cpuinfo (default /proc/cpuinfo): tests name a saved one. */
+void set_cpuinfo_path(const char *path);
 void validate_match(const registry *g);
 /* Writes t in the canonical .tkt form (parse_table reads it back identically); 0 on a write error. */
 int write_table(FILE *f, const tkt_table *t, const isa_desc *isa);
