@@ -59,18 +59,26 @@ int main(void)
                   grid_warm_depth(l2, 4, 8192, 64) == 40 && grid_warm_depth(l2, 4, 4096, 32) == 32,
               "B 16 deep at 8192 columns beside 16 rows of C fits 3/4 of an L2 of 2 MiB, not of 1 MiB; depths %.0f %.0f %.0f",
               grid_warm_depth(l2, 16, 8192, 64), grid_warm_depth(l2, 4, 8192, 64), grid_warm_depth(l2, 4, 4096, 32));
-    TKT_CHECK(nc == with_shallow + 64 + 6, "%d cells with warm sides, %d without: 70 more expected", nc,
+    /* and the open cell's deep side three where half the L2 holds B 128 deep at 2048 columns: 2048
+     * wide up to that depth and deeper, and wider (two more per row count) */
+    const unsigned long long deep_warm = 128;
+    TKT_CHECK(grid_decode_deep_warm(l2) == deep_warm && grid_decode_deep_warm(1u << 20) == 0 &&
+                  grid_decode_deep_warm(4u << 20) == 256,
+              "the deep decode side's warm depth at 2048 columns: %llu on 2 MiB, %llu on 1 MiB, %llu on 4 MiB",
+              grid_decode_deep_warm(l2), grid_decode_deep_warm(1u << 20), grid_decode_deep_warm(4u << 20));
+    TKT_CHECK(nc == with_shallow + 64 + 6 + 32, "%d cells with warm sides, %d without: 102 more expected", nc,
               with_shallow);
-    /* an L2 that does not hold B that wide: the open cells' shallow sides split once, at 4096 */
-    TKT_CHECK(grid_cells(cells, GRID_MAX + 1, 2048, deep_k, deep_m, shallow_k, 1u << 20) == nc - 16,
-              "1 MiB L2: %d cells, %d with 2 MiB: 16 fewer expected",
+    /* an L2 that does not hold B that wide: the open cells' shallow sides split once, at 4096, and
+     * their deep sides not at all */
+    TKT_CHECK(grid_cells(cells, GRID_MAX + 1, 2048, deep_k, deep_m, shallow_k, 1u << 20) == nc - 48,
+              "1 MiB L2: %d cells, %d with 2 MiB: 48 fewer expected",
               grid_cells(cells, GRID_MAX + 1, 2048, deep_k, deep_m, shallow_k, 1u << 20), nc);
     nc = grid_cells(cells, GRID_MAX + 1, 2048, deep_k, deep_m, shallow_k, l2);
 
     /* the edges, one either side of each, and random points */
     static const unsigned long long edge[] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 12, 13, 16, 17, 32, 33, 64, 65, 128, 129, 256,
                                               257, 511, 512, 513, 1024, 1025, 2048, 4096, 4097, 8192, 8193, 11008, 100000};
-    static const unsigned long long ke[] = {1, 16, 17, 32, 33, 64, 65, 256, 257, 512, 513, 2048, 2049};
+    static const unsigned long long ke[] = {1, 16, 17, 32, 33, 64, 65, 128, 129, 256, 257, 512, 513, 2048, 2049};
     const int ne = (int)(sizeof edge / sizeof edge[0]), nke = (int)(sizeof ke / sizeof ke[0]);
     for (int t = 0; t < ne * ne * nke + 2000; t++) {
         unsigned long long m = t < ne * ne * nke ? edge[t / nke / ne] : tkt_range(1, 3000);
@@ -84,12 +92,14 @@ int main(void)
         const int split = m > 16 && n > 1024 && cells[at].m.hi <= deep_m, decode = m <= 16 && n > 512;
         /* a streamed cell (at most 16 rows, n past 256) splits at the depth of its band's widest n */
         const unsigned long long warm_k = m > 16 || n <= 256 ? 0 : n <= 512 ? warm512 : n <= 1024 ? warm1024 : warm_open;
+        /* ... and the open one's deep side up to 2048 columns again at deep_warm */
+        const unsigned long long dw = decode && n > 1024 && n <= GRID_DECODE_DEEP_WARM_N && k > warm_k ? deep_warm : 0;
         /* (a decode cell's C is never large: 16 rows, however wide) */
         const int big_c = !decode && (double)cells[at].m.lo * (double)cells[at].n.lo >= GRID_SHALLOW_C;
-        const unsigned long long lo = big_c && k > GRID_MID_K ? GRID_MID_K + 1 : big_c && k > shallow_k ? shallow_k + 1 : big_c && k > shallow_k / 2 ? shallow_k / 2 + 1 : warm_k && k > warm_k ? warm_k + 1 : 1;
+        const unsigned long long lo = big_c && k > GRID_MID_K ? GRID_MID_K + 1 : big_c && k > shallow_k ? shallow_k + 1 : big_c && k > shallow_k / 2 ? shallow_k / 2 + 1 : warm_k && k > warm_k ? (dw && k > dw ? dw + 1 : warm_k + 1) : 1;
         const unsigned long long want_lo = split && k > deep_k ? deep_k + 1 : lo,
                                  want_hi = big_c && k <= shallow_k / 2 ? shallow_k / 2 : big_c && k <= shallow_k ? shallow_k : big_c && k <= GRID_MID_K ? GRID_MID_K : split && k <= deep_k ? deep_k
-                                           : warm_k && k <= warm_k ? warm_k : TK_SIZE_INF;
+                                           : warm_k && k <= warm_k ? warm_k : dw && k <= dw ? dw : TK_SIZE_INF;
         TKT_CHECK(cells[at].k.lo == want_lo && cells[at].k.hi == want_hi,
                   "%llux%llux%llu lies in a cell of depths %llu..%llu, not %llu..%llu", m, n, k, cells[at].k.lo,
                   cells[at].k.hi, want_lo, want_hi);
@@ -105,7 +115,13 @@ int main(void)
                                                : cells[at].n.hi == GRID_DECODE_WARM_N && cells[at].warm == 1,
                       "decode %llux%llux%llu in the cell of widths %llu..%llu (warm %d)", m, n, k, cells[at].n.lo,
                       cells[at].n.hi, cells[at].warm);
-        TKT_CHECK(cells[at].warm == (warm_k && k <= warm_k ? (n > GRID_DECODE_WIDE_N ? 2 : 1) : 0),
+        /* the deep side of an open decode cell: up to 2048 columns one cell to deep_warm (warm 1)
+         * and one deeper, wider one more */
+        if (decode && k > warm_k && n > 1024)
+            TKT_CHECK(n > GRID_DECODE_DEEP_WARM_N ? cells[at].n.lo == GRID_DECODE_DEEP_WARM_N + 1 && cells[at].n.hi == TK_SIZE_INF
+                                                 : cells[at].n.lo == 1025 && cells[at].n.hi == GRID_DECODE_DEEP_WARM_N,
+                      "deep decode %llux%llux%llu in the cell of widths %llu..%llu", m, n, k, cells[at].n.lo, cells[at].n.hi);
+        TKT_CHECK(cells[at].warm == (warm_k && k <= warm_k ? (n > GRID_DECODE_WIDE_N ? 2 : 1) : dw && k <= dw ? 1 : 0),
                   "%llux%llux%llu lies in a cell of warm %d", m, n, k, cells[at].warm);
         /* the representative shape is in its cell, or at the open end */
         TKT_CHECK(cells[at].ms >= (double)cells[at].m.lo && (cells[at].m.hi == TK_SIZE_INF || cells[at].ms == (double)cells[at].m.hi),

@@ -117,5 +117,12 @@ grep -A8 '^point 257\.\.512 x 17\.\.24 x ' "$work/o15" | grep -q '^  candidate 9
 grep -q '^point 4 x 4097\.\.8192 x 1\.\.64: 4x8192x40 cache, 4x5776x64 cache, 4x5792x16 cache;' "$work/o15" &&
   grep -q '^point 4 x 8193\.\.\* x 1\.\.64: 4x16384x64 cold, 4x11008x64 cold, 4x12288x24 cache;' "$work/o15" && ok ||
   bad "spr dry run, cells 4 x 4097.. x 1..64: not split at 8192 in cache: $(grep '^point 4 x [48][01]9[27]' "$work/o15")"
+# ... and half of it holds B 128 deep at 2048 columns: the open decode cell's deep side is a warm cell
+# up to 2048 wide and 128 deep (measured in cache, here at the small grid's edge), a streamed one
+# deeper, and the wider widths streamed as the whole side was
+grep -q '^point 4 x 1025\.\.2048 x 65\.\.128: 4x512x128 cache, 4x512x65 cache, 4x724x91 cache;' "$work/o15" &&
+  grep -q '^point 4 x 1025\.\.2048 x 129\.\.\*: 4x512x512 cold, 4x512x4096 cold, 4x724x1448 cold;' "$work/o15" &&
+  grep -q '^point 4 x 2049\.\.\* x 65\.\.\*: 4x4096x512 cold, 4x11008x4096 cold, 4x2896x1448 cold;' "$work/o15" && ok ||
+  bad "spr dry run, cells 4 x 1025.. x 65..: not split at 2048 and 128: $(grep '^point 4 x [12]0[24][59]' "$work/o15")"
 
 finish tune_retune_cpus

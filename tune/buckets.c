@@ -144,7 +144,11 @@ double grid_hot_depth(unsigned long long l2, double width)
  * bytes past the L2), and the streamed cell's row, chosen mostly at its streamed corners, read B 8
  * deep prefetching: 4x5000x32 ran at 0.62 of OpenBLAS, 12x6000x24 at 0.68 of libxsmm (session 53),
  * and the probe ran 4x5000x32 in cache at 78 GFLOP/s so, 120 at kc 32 without prefetching, which
- * read 4x11008x64 cold at 0.78x (session 54). The shallow cells come first (shallow = 1),
+ * read 4x11008x64 cold at 0.78x (session 54). Past the warm depths, B at GRID_DECODE_DEEP_WARM_N
+ * columns may still fit half the L2 (2 MiB: 128 deep): the deep side, chosen with B streamed (kc 8,
+ * prefetching), ran 4x1800x120 in cache at 55-67 GFLOP/s on the probe, 103-110 at kc 128 without
+ * prefetching, 16x2048x96 97 against 142 (session 55, an Emerald Rapids); so up to that width and
+ * depth it is a warm cell of its own. The shallow cells come first (shallow = 1),
  * so that neighbours in n of one choice merge; the deep ones after (shallow = 0). */
 static int add_warm_split(grid_cell *cells, int cap, int n, range m, range nr, unsigned long long warm_l2, int shallow,
                           double open)
@@ -154,7 +158,21 @@ static int add_warm_split(grid_cell *cells, int cap, int n, range m, range nr, u
     const unsigned long long d = warm_l2 ? (unsigned long long)grid_hot_depth(warm_l2, widest) : 0;
     const range low = {1, d}, deep = {d + 1, TK_SIZE_INF};
     if (!d) return shallow ? n : add_cell(cells, cap, n, m, nr, all, open, 0);
-    if (!shallow) return add_cell(cells, cap, n, m, nr, deep, open, 0);
+    if (!shallow) {
+        /* where n is open and half the L2 holds B deeper at GRID_DECODE_DEEP_WARM_N than at
+         * GRID_DECODE_WARM_N, the deep side's narrow part up to that depth is a warm cell too
+         * (grid_decode_deep_warm): two cells more stay streamed, the deeper depths of the narrow
+         * part and the whole deep side of the wider */
+        const unsigned long long d2 = nr.hi == TK_SIZE_INF ? grid_decode_deep_warm(warm_l2) : 0;
+        if (d2 > d && nr.lo <= GRID_DECODE_DEEP_WARM_N) {
+            const range narrow = {nr.lo, GRID_DECODE_DEEP_WARM_N}, wider = {GRID_DECODE_DEEP_WARM_N + 1, nr.hi};
+            const range warm = {d + 1, d2}, deeper = {d2 + 1, TK_SIZE_INF};
+            n = add_cell(cells, cap, n, m, narrow, warm, open, 1);
+            n = add_cell(cells, cap, n, m, narrow, deeper, open, 0);
+            return add_cell(cells, cap, n, m, wider, deep, open, 0);
+        }
+        return add_cell(cells, cap, n, m, nr, deep, open, 0);
+    }
     if (nr.hi <= GRID_DECODE_WARM_N) return add_cell(cells, cap, n, m, nr, low, open, 1);
     {
         const range warm = {nr.lo, GRID_DECODE_WARM_N}, wide = {GRID_DECODE_WARM_N + 1, nr.hi};
@@ -185,6 +203,12 @@ double grid_warm_width(unsigned long long l2, double m, double k, double wmax)
 int grid_decode_wide_warm(unsigned long long l2)
 {
     return grid_warm_depth(l2, FINE_M, GRID_DECODE_WIDE_N, 16) >= 16;
+}
+
+unsigned long long grid_decode_deep_warm(unsigned long long l2)
+{
+    const double d = grid_hot_depth(l2, GRID_DECODE_DEEP_WARM_N);
+    return d > grid_hot_depth(l2, GRID_DECODE_WARM_N) ? (unsigned long long)d : 0;
 }
 
 /* A wide B with more than a few rows: read in place while it stays in the cache, packed once it

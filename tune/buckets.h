@@ -39,18 +39,25 @@ typedef struct {
  * cells past 512) is two, depths up to grid_hot_depth at its widest n (GRID_DECODE_WARM_N where n
  * is open) and deeper, the shallow one (warm 1) also split in n past GRID_DECODE_WARM_N where n is
  * open (warm 2); where grid_decode_wide_warm(warm_l2), the widths past GRID_DECODE_WARM_N up to
- * GRID_DECODE_WIDE_N are another warm cell (warm 1) and only those past it are streamed (warm 2).
+ * GRID_DECODE_WIDE_N are another warm cell (warm 1) and only those past it are streamed (warm 2);
+ * where grid_decode_deep_warm(warm_l2), the deep side of an open cell is three: widths up to
+ * GRID_DECODE_DEEP_WARM_N to that depth (warm 1) and deeper, and the wider widths.
  * The cells partition the shapes: every m x n x k lies in exactly one. */
-#define GRID_MAX 320
+#define GRID_MAX 352
 #define GRID_SHALLOW_C 32768
 #define GRID_MID_K 256
 #define GRID_DECODE_WARM_N 4096
 #define GRID_DECODE_WIDE_N 8192
+#define GRID_DECODE_DEEP_WARM_N 2048
 /* 1 when an L2 of l2 bytes holds, in 3/4 of it, B 16 rows deep at GRID_DECODE_WIDE_N columns beside
  * a C of 16 rows (grid_warm_depth): the shallow decode widths up to there then stay in cache between
  * calls for every row count (spr's 2 MiB does; a Zen 4's 1 MiB does not, its 16-row C alone is
  * half of it) */
 int grid_decode_wide_warm(unsigned long long l2);
+/* The depth up to which the deep side of an open decode cell is warm at widths up to
+ * GRID_DECODE_DEEP_WARM_N: grid_hot_depth there where it is deeper than at GRID_DECODE_WARM_N (spr's
+ * 2 MiB: 128 against 64), else 0 (a 1 MiB L2: 64 at both) and no such cell. */
+unsigned long long grid_decode_deep_warm(unsigned long long l2);
 /* The depth, a multiple of 8 and at most kmax, at which B `width` floats wide beside an m x width C
  * fills 3/4 of an L2 of l2 bytes: a product the bench times in cache (tkb_bandwidth_bound counts
  * bytes past the L2). Below 8 (0 or less) when not even 8 rows fit. */
