@@ -9,6 +9,13 @@
 set -u
 tktune=$1 tkgen=$2 root=$3 work=$4
 . "$(dirname "$0")/lib.sh"
+# has_points FILE SHOW WHAT PATTERN...: every PATTERN (a dry run's `point` line) is in FILE, else the
+# failure names WHAT and shows FILE's lines that match SHOW
+has_points() {
+  f=$1 show=$2 what=$3; shift 3
+  for pat; do grep -q "$pat" "$f" || { bad "$what: $(grep "$show" "$f")"; return; }; done
+  ok
+}
 rm -rf "$work" && mkdir -p "$work"
 
 # a CPU this machine cannot run (a76, NEON): level 0 estimated by llvm-mca, the chosen rows run and
@@ -68,26 +75,26 @@ grep -q '^point 257\.\.512 x 257\.\.512 x 1\.\.16: 512x512x16 cache, 512x512x4 c
   grep -q '^point 257\.\.512 x 257\.\.512 x 17\.\.32: 512x512x32 cache, 512x512x17 cache, 363x363x23 cache; candidates: 2$' "$work/o13" && ok ||
   bad "dry run, shallow cell 257..512 x 257..512: $(grep '^point 257\.\.512 x 257\.\.512' "$work/o13")"
 # a small cell (at most 64 x 64) measures its middle as deep as it is tall or wide, a larger one deep
-grep -q '^point 17\.\.32 x 17\.\.24 x \*: 32x24x256 cache, 32x24x512 cache, 23x20x23 cache;' "$work/o13" && ok ||
-  bad "dry run, cell 17..32 x 17..24: $(grep '^point 17\.\.32 x 17\.\.24 ' "$work/o13")"
-grep -q '^point 65\.\.128 x 65\.\.128 x \*: 128x128x256 cache, 128x128x512 cache, 91x91x362 cache;' "$work/o13" && ok ||
-  bad "dry run, cell 65..128 x 65..128: $(grep '^point 65\.\.128 x 65\.\.128 ' "$work/o13")"
+has_points "$work/o13" '^point 17\.\.32 x 17\.\.24 ' "dry run, cell 17..32 x 17..24" \
+  '^point 17\.\.32 x 17\.\.24 x \*: 32x24x256 cache, 32x24x512 cache, 23x20x23 cache;'
+has_points "$work/o13" '^point 65\.\.128 x 65\.\.128 ' "dry run, cell 65..128 x 65..128" \
+  '^point 65\.\.128 x 65\.\.128 x \*: 128x128x256 cache, 128x128x512 cache, 91x91x362 cache;'
 
 # an open cell (n past the grid's edge) takes its top corner at the next power of two, where the rows
 # of B alias as a model's widths do: 2048 from an edge of 1408 (a multiple of 512, 1536, until
 # session 39: rows 6 KiB apart, which the driver's depth cap cut far less than 8 KiB ones)
 "$tktune" retune --root "$root" --cpu generic --tkgen "$tkgen" --work "$work/dry2" --log "$work/dry2.log" \
   --out "$work/dry2.tkt" --max-dim 1408 --dry-run > "$work/o14" 2>&1 && ok || bad "dry run at 1408: $(tail -3 "$work/o14")"
-grep -q '^point 65\.\.128 x 1025\.\.\* x 257\.\.[0-9*]*: 128x2048x512 cache, 128x2048x1408 cache, 91x1449x849 cache;' "$work/o14" && ok ||
-  bad "dry run at 1408, cell 65..128 x 1025..: $(grep '^point 65\.\.128 x 1025' "$work/o14")"
+has_points "$work/o14" '^point 65\.\.128 x 1025' "dry run at 1408, cell 65..128 x 1025.." \
+  '^point 65\.\.128 x 1025\.\.\* x 257\.\.[0-9*]*: 128x2048x512 cache, 128x2048x1408 cache, 91x1449x849 cache;'
 
 # a decode cell's middle is an odd multiple of 16 columns (2064 here, not 2049): B's rows on 64-byte
 # lines as a model's widths keep them, with a stride that aliases little; its warm side (64 deep)
 # stops at 4096 columns, past which its shallow depths are streamed (8192 and 11008 wide)
-grep -q '^point 4 x 1025\.\.\* x 65\.\.\*: 4x4096x512 cold, 4x11008x4096 cold, 4x2064x1448 cold;' "$work/o14" &&
-  grep -q '^point 4 x 1025\.\.4096 x 1\.\.64: 4x1408x64 cache, 4x1408x16 cache, 4x1201x32 cache;' "$work/o14" &&
-  grep -q '^point 4 x 4097\.\.\* x 1\.\.64: 4x8192x64 cold, 4x11008x64 cold;' "$work/o14" && ok ||
-  bad "dry run at 1408, cell 4 x 1025..: $(grep '^point 4 x ' "$work/o14")"
+has_points "$work/o14" '^point 4 x ' "dry run at 1408, cell 4 x 1025.." \
+  '^point 4 x 1025\.\.\* x 65\.\.\*: 4x4096x512 cold, 4x11008x4096 cold, 4x2064x1448 cold;' \
+  '^point 4 x 1025\.\.4096 x 1\.\.64: 4x1408x64 cache, 4x1408x16 cache, 4x1201x32 cache;' \
+  '^point 4 x 4097\.\.\* x 1\.\.64: 4x8192x64 cold, 4x11008x64 cold;'
 
 # the dot form (an ISA with dot products: spr's AVX-512): at a cell of at most 8 columns every dot
 # candidate but the previous row runs all the cell's columns in one block with the column tiles
@@ -114,15 +121,15 @@ grep -A8 '^point 257\.\.512 x 17\.\.24 x ' "$work/o15" | grep -q '^  candidate 9
 # in cache (at its widest as deep as B fits, at its deepest as wide as B fits, its middle), and only
 # those past 8192 are streamed, also measured in cache at 12288 columns as deep as fits (generic's
 # 256 KiB L2 above gets neither)
-grep -q '^point 4 x 4097\.\.8192 x 1\.\.64: 4x8192x40 cache, 4x5776x64 cache, 4x5792x16 cache;' "$work/o15" &&
-  grep -q '^point 4 x 8193\.\.\* x 1\.\.64: 4x16384x64 cold, 4x11008x64 cold, 4x12288x24 cache;' "$work/o15" && ok ||
-  bad "spr dry run, cells 4 x 4097.. x 1..64: not split at 8192 in cache: $(grep '^point 4 x [48][01]9[27]' "$work/o15")"
+has_points "$work/o15" '^point 4 x [48][01]9[27]' "spr dry run, cells 4 x 4097.. x 1..64: not split at 8192 in cache" \
+  '^point 4 x 4097\.\.8192 x 1\.\.64: 4x8192x40 cache, 4x5776x64 cache, 4x5792x16 cache;' \
+  '^point 4 x 8193\.\.\* x 1\.\.64: 4x16384x64 cold, 4x11008x64 cold, 4x12288x24 cache;'
 # ... and half of it holds B 128 deep at 2048 columns: the open decode cell's deep side is a warm cell
 # up to 2048 wide and 128 deep (measured in cache, here at the small grid's edge), a streamed one
 # deeper, and the wider widths streamed as the whole side was
-grep -q '^point 4 x 1025\.\.2048 x 65\.\.128: 4x512x128 cache, 4x512x65 cache, 4x724x91 cache;' "$work/o15" &&
-  grep -q '^point 4 x 1025\.\.2048 x 129\.\.\*: 4x512x512 cold, 4x512x4096 cold, 4x724x1448 cold;' "$work/o15" &&
-  grep -q '^point 4 x 2049\.\.\* x 65\.\.\*: 4x4096x512 cold, 4x11008x4096 cold, 4x2896x1448 cold;' "$work/o15" && ok ||
-  bad "spr dry run, cells 4 x 1025.. x 65..: not split at 2048 and 128: $(grep '^point 4 x [12]0[24][59]' "$work/o15")"
+has_points "$work/o15" '^point 4 x [12]0[24][59]' "spr dry run, cells 4 x 1025.. x 65..: not split at 2048 and 128" \
+  '^point 4 x 1025\.\.2048 x 65\.\.128: 4x512x128 cache, 4x512x65 cache, 4x724x91 cache;' \
+  '^point 4 x 1025\.\.2048 x 129\.\.\*: 4x512x512 cold, 4x512x4096 cold, 4x724x1448 cold;' \
+  '^point 4 x 2049\.\.\* x 65\.\.\*: 4x4096x512 cold, 4x11008x4096 cold, 4x2896x1448 cold;'
 
 finish tune_retune_cpus

@@ -159,12 +159,12 @@ static int add_warm_split(grid_cell *cells, int cap, int n, range m, range nr, u
     const range low = {1, d}, deep = {d + 1, TK_SIZE_INF};
     if (!d) return shallow ? n : add_cell(cells, cap, n, m, nr, all, open, 0);
     if (!shallow) {
-        /* where n is open and half the L2 holds B deeper at GRID_DECODE_DEEP_WARM_N than at
-         * GRID_DECODE_WARM_N, the deep side's narrow part up to that depth is a warm cell too
-         * (grid_decode_deep_warm): two cells more stay streamed, the deeper depths of the narrow
-         * part and the whole deep side of the wider */
+        /* where n is open (d is then the depth at GRID_DECODE_WARM_N) and half the L2 holds B
+         * deeper at GRID_DECODE_DEEP_WARM_N (grid_decode_deep_warm), the deep side's narrow part up
+         * to that depth is a warm cell too: two cells more stay streamed, the deeper depths of the
+         * narrow part and the whole deep side of the wider */
         const unsigned long long d2 = nr.hi == TK_SIZE_INF ? grid_decode_deep_warm(warm_l2) : 0;
-        if (d2 > d && nr.lo <= GRID_DECODE_DEEP_WARM_N) {
+        if (d2 && nr.lo <= GRID_DECODE_DEEP_WARM_N) {
             const range narrow = {nr.lo, GRID_DECODE_DEEP_WARM_N}, wider = {GRID_DECODE_DEEP_WARM_N + 1, nr.hi};
             const range warm = {d + 1, d2}, deeper = {d2 + 1, TK_SIZE_INF};
             n = add_cell(cells, cap, n, m, narrow, warm, open, 1);
