@@ -3,8 +3,6 @@
 
 #include <string.h>
 
-#define MAX_MR 32
-#define MAX_NV 8
 #define MAX_KC 4096u
 #define MAX_BLOCK 65536u
 
@@ -27,8 +25,8 @@ cand_caps cand_caps_of(const isa_desc *isa, const tkt_table *t)
 int cand_level0(const isa_desc *isa, cand_l0 *out, int cap)
 {
     int n = 0;
-    for (unsigned mr = 1; mr <= MAX_MR; mr++)
-        for (unsigned nv = 1; nv <= MAX_NV; nv++) {
+    for (unsigned mr = 1; mr <= CAND_MAX_MR; mr++)
+        for (unsigned nv = 1; nv <= CAND_MAX_NV; nv++) {
             if (tile_vregs(isa, mr, nv) > isa->vregs) continue;
             for (unsigned u = 0; u < sizeof kus / sizeof kus[0]; u++)
                 for (int direct = 0; direct <= isa->direct; direct++) {

@@ -7,6 +7,10 @@
 #define TK_TUNE_CANDIDATES_H
 #include "../gen/tkio.h"
 
+/* the largest register tile level 0 holds, in rows and vectors (the registers bound it sooner) */
+#define CAND_MAX_MR 32
+#define CAND_MAX_NV 8
+
 typedef struct {
     unsigned mr, nv, ku; /* tile MR x NV vectors, k unroll */
     int direct;          /* 1: the direct form (A and B read in place), 0: packed */

@@ -51,6 +51,8 @@
 #define PF_TWINS 8  /* candidates of a streamed point that get a prefetching twin */
 #define TALL_MIN_M 2 /* a tile taller than a point's m may stay only where m is at least this (retune_keep_tall) */
 #define TALL_SIBLINGS 2 /* candidates of a streamed point of TALL_MIN_M rows or more tried taller too */
+#define SHORT_SIBLINGS 2 /* candidates as tall as a point of SHORT_MIN_M..STREAM_M rows also tried half as tall, wider */
+#define SHORT_MIN_M 8
 #define WHOLE_K_TWINS 6 /* candidates of an exact point with k <= 16 that get a ku = k twin */
 #define DOT_MAX_N 64 /* points at most this wide (exact) or cells no wider also try the dot form */
 #define SMALL_MN 64 /* cells no taller and no wider measure their middle shape shallow (SMALL_K deep at least) */
@@ -599,6 +601,37 @@ static void add_tall_siblings(point *p, const isa_desc *isa)
     }
 }
 
+/* A tile as tall as a point of 8 to 16 rows has room for few columns (16 rows: 16x16, one vector
+ * of B against 16 broadcasts of A per k step), and the model ranks such points' tiles mostly by
+ * their blocks, so a tile half as tall and as wide as the registers allow (8x48) was never a
+ * candidate there. In cache it loads a third as much of B per FMA: on spr (session 55, bench) the
+ * 16-row warm deep cell's 16x16 ku4 kc128 ran at 0.74-0.98 of the same row as 8x48 (16x2048x96
+ * 1.22x, 16x1600x128 1.25-1.35x, 16x1800x110 1.28x). So the first SHORT_SIBLINGS candidates of the
+ * point's height are also tried ceil(rows / 2) tall, as wide as the registers allow, the rest of
+ * their decisions kept. */
+static void add_short_siblings(point *p, const isa_desc *isa)
+{
+    const unsigned long long mmax = point_mmax(p);
+    int n = p->nc, made = 0;
+    if (mmax < SHORT_MIN_M || mmax > STREAM_M) return;
+    for (int j = 0; j < n && made < SHORT_SIBLINGS; j++) {
+        const tkt_row r = p->cand[j];
+        if (r.mr != mmax || r.packa == TKT_DOT) continue;
+        const unsigned nv = isa->vla ? r.nr : r.nr / isa->lanes, lanes = isa->vla ? 1 : isa->lanes;
+        const unsigned smr = (r.mr + 1) / 2;
+        unsigned snv = nv;
+        while (snv < CAND_MAX_NV && tile_vregs(isa, smr, snv + 1) <= isa->vregs) snv++;
+        made++;
+        if (snv == nv) continue; /* no wider: the registers held no more */
+        tkt_row s = r;
+        s.mc = r.mc / r.mr * smr, s.mr = smr;
+        s.nc = r.nc / r.nr * snv * lanes, s.nr = snv * lanes;
+        if (s.mc < smr) s.mc = smr;
+        if (s.nc < s.nr) s.nc = s.nr;
+        add_one(p, &s);
+    }
+}
+
 /* An exact shape whose k fits one unrolled step of a kernel (k <= 16, the largest ku) runs that
  * kernel with no k loop: the instance keeps k a constant when k <= ku (docs/tables.md). The model
  * prices ku the same whatever k is, so the first WHOLE_K_TWINS candidates in the direct form are
@@ -1005,6 +1038,7 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
         if (p->stream) add_stream_blocks(p);
         add_prefetch_twins(p, isa);
         add_tall_siblings(p, isa);
+        add_short_siblings(p, isa);
         if (p->shallow) add_order_twins(p);
         add_row_blocks(p);
         /* the model's own ranking at the large-B corner too (there it weighs packing B differently),
