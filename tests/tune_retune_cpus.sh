@@ -131,5 +131,14 @@ has_points "$work/o15" '^point 4 x [12]0[24][59]' "spr dry run, cells 4 x 1025..
   '^point 4 x 1025\.\.2048 x 65\.\.128: 4x512x128 cache, 4x512x65 cache, 4x724x91 cache;' \
   '^point 4 x 1025\.\.2048 x 129\.\.\*: 4x512x512 cold, 4x512x4096 cold, 4x724x1448 cold;' \
   '^point 4 x 2049\.\.\* x 65\.\.\*: 4x4096x512 cold, 4x11008x4096 cold, 4x2896x1448 cold;'
+# a point of 8..16 rows also tries the first candidate of its height half as tall (rows rounded
+# up) and wider, at the same unroll and depth (add_short_siblings: 16x16 -> 8x48)
+awk 'function done() { if (first != "") { pts++; if (!found) { miss++; print "no short sibling at " pt ": " first } } }
+  /^point / { done(); r = $2 ~ /^[0-9]+$/ ? $2 + 0 : 0; on = r >= 8 && r <= 16; pt = $0; first = ""; found = 0; next }
+  on && /^  candidate / && !/ dot / { split($2, d, "x")
+    if (first == "" && d[1] + 0 == r) { first = $0; ku = $3; kc = $4; w = d[2] + 0 }
+    else if (first != "" && d[1] + 0 == int((r + 1) / 2) && d[2] + 0 > w && $3 == ku && $4 == kc) found = 1 }
+  END { done(); print pts " points of 8..16 rows"; exit !(pts >= 9 && !miss) }' "$work/o15" > "$work/short" && ok ||
+  bad "spr dry run: short siblings: $(tail -5 "$work/short")"
 
 finish tune_retune_cpus
