@@ -1058,7 +1058,12 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
             tkt_row c = cut_to_point(p, &best[0]);
             if (same_choice(&p->cand[j], &c)) p->win = j;
         }
-        for (int j = 0; j < p->nc; j++) all[nall++] = p->cand[j], p->score[j] = -1;
+        for (int j = 0; j < p->nc; j++) p->score[j] = -1;
+        /* the generic probe holds the kernels of the points this run measures (a measured run with
+         * --rows or --cols measures only theirs; its probe took 5 minutes to compile with every
+         * point's, a third of a 900 s budget) */
+        if (o->estimated || (p->exact ? exact_in_band(o, p) : in_band(o, p->rm, p->rn)))
+            for (int j = 0; j < p->nc; j++) all[nall++] = p->cand[j];
     }
     /* the record-log prior: the readings of the runs before this one (not its own: a resumed run
      * decides as the interrupted one would have) leave out the candidates far behind */
@@ -1092,6 +1097,7 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
     if (!shape_probe_build(&sp, po, isa, t, all, nall, 0)) return 1;
     build[nbuild++] = &sp;
     for (int i = 0; i < nexact && !o->estimated; i++) {
+        if (!exact_in_band(o, &pts[i])) continue; /* not measured in this run */
         if (!exact_probe_build(&eps[i], po, isa, t, pts[i].cand, pts[i].nc, pts[i].sm[0], pts[i].sn[0], pts[i].sk[0], 0))
             return 1;
         build[nbuild++] = &eps[i];
