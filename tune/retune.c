@@ -204,6 +204,11 @@ static int exact_in_band(const retune_opts *o, const point *p)
     const range m = {p->sm[0], p->sm[0]}, n = {p->sn[0], p->sn[0]};
     return in_band(o, m, n);
 }
+/* ... a point of either kind */
+static int point_in_band(const retune_opts *o, const point *p)
+{
+    return p->exact ? exact_in_band(o, p) : in_band(o, p->rm, p->rn);
+}
 /* " rows=LO..HI" (or LO..*) for the record log, nothing for an unset band */
 static void band_text(const char *key, range r, char *out, size_t cap)
 {
@@ -567,6 +572,25 @@ static void add_prefetch_twins(point *p, const isa_desc *isa)
     }
 }
 
+/* the vectors of r's tile (a VLA ISA's rows count them in nr already) */
+static unsigned row_nv(const isa_desc *isa, const tkt_row *r)
+{
+    return isa->vla ? r->nr : r->nr / isa->lanes;
+}
+
+/* r with a tile of mr rows and nv vectors, its row and column blocks as many tiles as before (at
+ * least one) */
+static tkt_row reshaped(const isa_desc *isa, const tkt_row *r, unsigned mr, unsigned nv)
+{
+    const unsigned lanes = isa->vla ? 1 : isa->lanes;
+    tkt_row s = *r;
+    s.mc = r->mc / r->mr * mr, s.mr = mr;
+    s.nc = r->nc / r->nr * nv * lanes, s.nr = nv * lanes;
+    if (s.mc < mr) s.mc = mr;
+    if (s.nc < s.nr) s.nc = s.nr;
+    return s;
+}
+
 /* add_cand leaves a tile taller than the point out at a streamed point, but at m = 2 and 3 a 4-row
  * tile can read B faster than its cut twin: 2x11008x4096 cold on the Zen 4, 4x96 kc 8 ran 22.5 and
  * 23.6 GFLOP/s, 2x96 18.6-20.1 and 2x128 18.4-20.2, and make bench read the cut rows at 0.87-0.98 of
@@ -583,17 +607,15 @@ static void add_tall_siblings(point *p, const isa_desc *isa)
     for (int j = 0; j < n && made < TALL_SIBLINGS; j++) {
         const tkt_row r = p->cand[j];
         if (r.mr != mmax || r.packa == TKT_DOT) continue;
-        const unsigned nv = isa->vla ? r.nr : r.nr / isa->lanes, lanes = isa->vla ? 1 : isa->lanes;
+        const unsigned nv = row_nv(isa, &r);
         unsigned mr = 2 * r.mr, nv2 = nv;
         while (mr > r.mr && tile_vregs(isa, mr, nv) > isa->vregs) mr--;
         while (nv2 > 0 && tile_vregs(isa, 2 * r.mr, nv2) > isa->vregs) nv2--;
         made++;
         for (int v = 0; v < 2; v++) {
-            tkt_row s = r;
             const unsigned smr = v ? 2 * r.mr : mr, snv = v ? nv2 : nv;
             if (smr == r.mr || snv == 0) continue;
-            s.mc = r.mc / r.mr * smr, s.mr = smr;
-            s.nc = r.nc / r.nr * snv * lanes, s.nr = snv * lanes;
+            const tkt_row s = reshaped(isa, &r, smr, snv);
             add_one(p, &s);
             const tkt_row twin = cut_to_point(p, &s); /* what drop_tall weighs it against */
             add_one(p, &twin);
@@ -617,17 +639,12 @@ static void add_short_siblings(point *p, const isa_desc *isa)
     for (int j = 0; j < n && made < SHORT_SIBLINGS; j++) {
         const tkt_row r = p->cand[j];
         if (r.mr != mmax || r.packa == TKT_DOT) continue;
-        const unsigned nv = isa->vla ? r.nr : r.nr / isa->lanes, lanes = isa->vla ? 1 : isa->lanes;
-        const unsigned smr = (r.mr + 1) / 2;
+        const unsigned nv = row_nv(isa, &r), smr = (r.mr + 1) / 2;
         unsigned snv = nv;
         while (snv < CAND_MAX_NV && tile_vregs(isa, smr, snv + 1) <= isa->vregs) snv++;
         made++;
         if (snv == nv) continue; /* no wider: the registers held no more */
-        tkt_row s = r;
-        s.mc = r.mc / r.mr * smr, s.mr = smr;
-        s.nc = r.nc / r.nr * snv * lanes, s.nr = snv * lanes;
-        if (s.mc < smr) s.mc = smr;
-        if (s.nc < s.nr) s.nc = s.nr;
+        const tkt_row s = reshaped(isa, &r, smr, snv);
         add_one(p, &s);
     }
 }
@@ -1062,7 +1079,7 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
         /* the generic probe holds the kernels of the points this run measures (a measured run with
          * --rows or --cols measures only theirs; its probe took 5 minutes to compile with every
          * point's, a third of a 900 s budget) */
-        if (o->estimated || (p->exact ? exact_in_band(o, p) : in_band(o, p->rm, p->rn)))
+        if (o->estimated || point_in_band(o, p))
             for (int j = 0; j < p->nc; j++) all[nall++] = p->cand[j];
     }
     /* the record-log prior: the readings of the runs before this one (not its own: a resumed run
@@ -1131,10 +1148,10 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
      * rotation where it was */
     const int some = o->rows.lo > 0 || o->cols.lo > 0;
     for (int c = 0; c < ncells; c++)
-        if (fresh[c] && in_band(o, pts[nexact + c].rm, pts[nexact + c].rn)) order[nord++] = c;
+        if (fresh[c] && point_in_band(o, &pts[nexact + c])) order[nord++] = c;
     for (int c = 0; c < ncells; c++) {
         const int at = (c + start_cell) % ncells;
-        if (!fresh[at] && in_band(o, pts[nexact + at].rm, pts[nexact + at].rn)) order[nord++] = at;
+        if (!fresh[at] && point_in_band(o, &pts[nexact + at])) order[nord++] = at;
     }
     if (some) { /* the progress bar counts the band's points only */
         planned = 0;
