@@ -769,7 +769,7 @@ static void write_svg(const char *path, const point *pts, int np, double peak, c
 static double model_gflops(const model_machine *h, const cand_caps *k, const measured_l0 *ml, int nml, const isa_desc *isa,
                            const tkt_row *r, const point *p)
 {
-    unsigned nv = isa->vla ? r->nr : r->nr / isa->lanes;
+    const unsigned nv = row_nv(isa, r);
     for (int i = 0; i < nml; i++) {
         if (ml[i].c.mr != r->mr || ml[i].c.nv != nv || ml[i].c.direct != !r->packa) continue;
         model_config mc = {r->mr, (unsigned)(nv * k->lanes_per_vector), r->kc, r->mc,
