@@ -85,9 +85,13 @@ int read_machine(const char *log, const char *cpu, double *bw_l2, double *bw_l3,
  * 12 and 24 (three quarters and one and a half AVX-512 vectors; one and a half and three of AVX2)
  * split the next two the same way: 9..16 took the broadcast 9x48 from its 16-wide top, and
  * 1024x12x1000 ran at 0.83 of the dot form's 6x4; 17..32 kept a broadcast row that ran 640x17x1200
- * at 66 GFLOP/s, where the dot form's 4x6 ran 78-87. */
+ * at 66 GFLOP/s, where the dot form's 4x6 ran 78-87. 96 (six AVX-512 vectors, two 48-wide tiles)
+ * splits 65..128 likewise: from its top, 128 columns, the spr retunes of session 58 took 6x64 for
+ * 513.. rows, which ran 2000x128x64 1.10-1.12x and 1600x128x512 1.06-1.27x the 9x48 before, and
+ * 1500x80x200 0.73-0.90x, 900x80x200 0.72-1.12x (a 64-wide tile and a 16-wide one where 9x48 runs
+ * two of 48). */
 static const unsigned long long m_hi[] = {1, 4, 6, 8, 12, 16, 32, 64, 128, 256, 512, 1024, 0};
-static const unsigned long long n_hi[] = {8, 12, 16, 24, 32, 64, 128, 256, 512, 1024, 0};
+static const unsigned long long n_hi[] = {8, 12, 16, 24, 32, 64, 96, 128, 256, 512, 1024, 0};
 #define NM (sizeof m_hi / sizeof m_hi[0])
 #define NN (sizeof n_hi / sizeof n_hi[0])
 /* band i of the upper bounds hi (0 ends them: open) */

@@ -43,7 +43,7 @@ typedef struct {
  * where grid_decode_deep_warm(warm_l2), the deep side of an open cell is three: widths up to
  * GRID_DECODE_DEEP_WARM_N to that depth (warm 1) and deeper, and the wider widths.
  * The cells partition the shapes: every m x n x k lies in exactly one. */
-#define GRID_MAX 352
+#define GRID_MAX 384
 #define GRID_SHALLOW_C 32768
 #define GRID_MID_K 256
 #define GRID_DECODE_WARM_N 4096
