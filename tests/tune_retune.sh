@@ -66,7 +66,7 @@ grep -q "; [1-9][0-9]* candidates left out by the record-log prior of the last 1
 
 # a run whose budget runs out records the cell it stopped at, and the next run starts there: in its
 # report the first grid cell is unmeasured (-1) and a later one measured. The cut is TKTUNE_TEST_CELLS
-# (40 cells of 282), not the clock: a 6-10 s budget cut after the probes' compile, which a loaded
+# (40 cells of 301), not the clock: a 6-10 s budget cut after the probes' compile, which a loaded
 # host stretched past it (session 35: both runs measured nothing); the clock's own cut is checked
 # with a budget no compile fits
 rl="$work/rot.log"
@@ -80,7 +80,7 @@ next0=$(sed -n 's/^tk-record 1 op=retune cpu=generic run=0 .* next=\([0-9]*\) .*
 cp "$rl" "$work/clock.log"
 budget_s=0.001
 run "$work/clock.log" "$work/clock.tkt" > "$work/oclock" 2>&1 && grep -q "^phases (s):.*(budget ran out)" "$work/oclock" &&
-  grep -q "^tk-record 1 op=retune cpu=generic run=2 result=done points=282 measurements=0 " "$work/clock.log" && ok ||
+  grep -q "^tk-record 1 op=retune cpu=generic run=2 result=done points=301 measurements=0 " "$work/clock.log" && ok ||
   bad "a run past its budget before the first measurement: $(tail -3 "$work/oclock")"
 # an exact shape the budget never reached keeps its row (a cut run dropped them until session 50)
 cp "$rl" "$work/clockx.log"

@@ -77,8 +77,8 @@ grep -q '^point 257\.\.512 x 257\.\.512 x 1\.\.16: 512x512x16 cache, 512x512x4 c
 # a small cell (at most 64 x 64) measures its middle as deep as it is tall or wide, a larger one deep
 has_points "$work/o13" '^point 17\.\.32 x 17\.\.24 ' "dry run, cell 17..32 x 17..24" \
   '^point 17\.\.32 x 17\.\.24 x \*: 32x24x256 cache, 32x24x512 cache, 23x20x23 cache;'
-has_points "$work/o13" '^point 65\.\.128 x 65\.\.128 ' "dry run, cell 65..128 x 65..128" \
-  '^point 65\.\.128 x 65\.\.128 x \*: 128x128x256 cache, 128x128x512 cache, 91x91x362 cache;'
+has_points "$work/o13" '^point 65\.\.128 x 97\.\.128 ' "dry run, cell 65..128 x 97..128" \
+  '^point 65\.\.128 x 97\.\.128 x \*: 128x128x256 cache, 128x128x512 cache, 91x111x362 cache;'
 
 # an open cell (n past the grid's edge) takes its top corner at the next power of two, where the rows
 # of B alias as a model's widths do: 2048 from an edge of 1408 (a multiple of 512, 1536, until
