@@ -148,22 +148,22 @@ double model_time(const model_machine *h, const model_config *c, double m, doubl
      * for operands that sit in L2 made the model pay latencies a small product never sees, and
      * favour tall tiles that waste rows. */
     const double foot = c->cold ? INFINITY : (m * k + k * n + m * n) * f;
+    /* the blocks: mc rows of A; nc columns of packed B (read in place, B is one block of all n);
+     * kc deep. A loop whose bound is not a multiple of its block ends with a shorter step, which
+     * costs what it computes (charging it a whole block made the model prefer blocks that happen to
+     * divide the shape: kc 128 over kc 256 at k = 600) */
+    const double mc = fmin((double)c->mc, m);
     /* A call that reads A and B where they lie finds them in L2, call after call, when B and a
      * block of A fit half of it, although C pushes the footprint past it: a line of C is touched
      * once a call, a panel of B by every row tile, a row of A by every panel. Sent to the L3 with
      * the rest, such a call paid the L3's stream limit on B's rows, and the model preselected the
      * packed forms only (spr, 129..256 x 513..1024 x 33..256: the direct kc 128 row the tuner took
      * then ran 1.04-1.19x the packed one at 196x1024x256 to 150x800x64, session 58) */
-    const double reused = (k * n + fmin((double)c->mc, m) * k) * f;
+    const double reused = (k * n + mc * k) * f;
     const int in_l2 = foot <= h->l2_bytes || (!c->cold && !pack_b && !c->pack_a && reused <= h->l2_bytes / 2);
     const source src = in_l2                 ? (source){h->bw_l2, h->lat_l2, 0}
                        : foot <= h->l3_bytes ? (source){h->bw_l3, h->lat_l3, h->streams_l3}
                                              : (source){h->bw_dram, h->lat_dram, h->streams};
-    /* the blocks: mc rows of A; nc columns of packed B (read in place, B is one block of all n);
-     * kc deep. A loop whose bound is not a multiple of its block ends with a shorter step, which
-     * costs what it computes (charging it a whole block made the model prefer blocks that happen to
-     * divide the shape: kc 128 over kc 256 at k = 600) */
-    const double mc = fmin((double)c->mc, m);
     /* the driver takes shallower blocks where row tiles reuse a panel of B read in place whose rows
      * crowd the L2's sets (tki_gemm_kc: rows n floats apart here); the model times what runs */
     const double kc = fmin(pack_b ? (double)c->kc
