@@ -89,16 +89,23 @@ m4_define(<@tkm_gemm_rows_end@>, <@m4_dnl
 @>)
 
 m4_dnl # _tkm_direct_in_place: the test of a call (cfg, g) whose tiles the direct-form kernel can each make
-m4_dnl # in one call: A and B read in place, k one block (the single-tile path, the sweeps, an exact row's tiles)
+m4_dnl # in one call: A and B read in place, k one block (the sweeps, an exact row's tiles)
+m4_define(<@_tkm_kc_call@>, <@tki_gemm_kc(cfg, g, (size_t)cfg->nv * (tkm_vl_f32), TKM_L1_WAYS, TKM_B_CROWD_BYTES)@>)
 m4_define(<@_tkm_direct_in_place@>, <@tki_gemm_a_in_place(cfg, g, TKM_L1_WAYS) && tki_gemm_b_direct(cfg, g) && g->k &&
-          g->k <= tki_gemm_kc(cfg, g, TKM_B_CROWD_BYTES)@>)
+          g->k <= _tkm_kc_call@>)
+m4_dnl # _tkm_tile1_in_place: the same for the single-tile path, which leaves a call of one tile deeper
+m4_dnl # than kc (all of k one block there, tki_gemm_kc) to the sweeps: inlined into the plain entry, the
+m4_dnl # tests of that rule spilled registers on every small call (the frame grew from 72 to 184 bytes;
+m4_dnl # 3x3x3 to 10x10x10 0.91-0.97x, alternating runs on spr)
+m4_define(<@_tkm_tile1_in_place@>, <@tki_gemm_a_in_place(cfg, g, TKM_L1_WAYS) && tki_gemm_b_direct(cfg, g) && g->k &&
+          g->k <= (g->m <= cfg->mr ? (size_t)cfg->kc : _tkm_kc_call)@>)
 
 m4_dnl # _tkm_tile1_body(KERNEL): the single-tile path's statements, KERNEL being the direct-form
 m4_dnl # microkernel (the row's pointer, or its name where the row is known, so it can be inlined)
 m4_define(<@_tkm_tile1_body@>, <@m4_dnl
     tki_ukr_aux aux;
     float *ct;
-    if (!(i1 - i0 <= cfg->mr && j1 - j0 <= (size_t)cfg->nv * (tkm_vl_f32) && _tkm_direct_in_place))
+    if (!(i1 - i0 <= cfg->mr && j1 - j0 <= (size_t)cfg->nv * (tkm_vl_f32) && _tkm_tile1_in_place))
         return 0;
     ct = g->c + i0 * g->ldc + j0;
     aux.alpha = g->alpha;
@@ -311,7 +318,7 @@ static inline TKM_TARGET void tki_gemm_f32_blocked_<@@>TKM_CPU<@@>(const tki_gem
                                                       float *ws, size_t ws_floats, int fixed)
 {
     const size_t mr = cfg->mr, nr = (size_t)cfg->nv * (tkm_vl_f32);
-    const size_t kc = tki_min(tki_gemm_kc(cfg, g, TKM_B_CROWD_BYTES), g->k), mc = tki_min(cfg->mc, tki_round_up(g->m, mr));
+    const size_t kc = tki_min(tki_gemm_kc(cfg, g, nr, TKM_L1_WAYS, TKM_B_CROWD_BYTES), g->k), mc = tki_min(cfg->mc, tki_round_up(g->m, mr));
     const int direct_b = tki_gemm_b_in_place(cfg, g, TKM_B_CROWD_BYTES);
     /* the direct kernel form reads A by rows (and masks B, so even a ragged B panel needs no copy):
      * in place, or from a copy of the block's rows where in place they would collide in L1 or A is
@@ -760,7 +767,8 @@ static inline TKI_ALWAYS_INLINE TKM_TARGET int tki_gemm_f32_plain_direct_<@@>TKM
     int nothing;
     /* the single-tile path's and the sweeps' tests that need no validated call (a call of m <= mr
      * rows has the row's kc, tki_gemm_kc; the sweeps test the call's own); alpha == 0 goes on to
-     * the generic driver, which scales C */
+     * the generic driver, which scales C, and so does a single tile deeper than kc (which
+     * tki_gemm_kc may run in one block: the sweeps take it there, _tkm_tile1_in_place) */
     if (!cfg->ukr_direct || cfg->packb || k == 0 || k > cfg->kc || alpha == 0.0f) return 0;
     if (m > cfg->mr || n > nr)
         return cfg->ukr_sweep && (n <= nr || cfg->order == 0x6d) && m < TKI_B_COPY_MIN_M &&

@@ -203,6 +203,25 @@ static void both_orders(const char *cpu, size_t r, const tki_gemm_cfg *row, part
     free(a), free(b), free(want), free(got[0]), free(got[1]), free(got[2]), free(a_far);
 }
 
+/* d (C aside) through the partition as one part into whole, then as parts 1 and 0 of two into halves */
+static void whole_and_halves(const char *cpu, size_t r, const tki_gemm_cfg *cfg, tk_gemm_desc *d, part_fn part, pick_fn pick,
+                             float *whole, float *halves)
+{
+    tki_gemm_args g;
+    float *ws;
+    size_t ws_floats;
+    int nothing, p;
+    for (p = 0; p < 2; p++) {
+        d->c = p ? halves : whole;
+        if (tki_gemm_check(d, &g, &nothing) != TK_OK || nothing || pick(cfg, d, &g, &ws, &ws_floats) != TK_OK) {
+            TKT_CHECK(0, "%s row %zu: the call was refused", cpu, r);
+            continue;
+        }
+        if (p) part(cfg, &g, 1, 2, ws, ws_floats), part(cfg, &g, 0, 2, ws, ws_floats);
+        else part(cfg, &g, 0, 1, ws, ws_floats);
+    }
+}
+
 /* One direct row as a block of two row tiles, one column tile and 60 deep, B's rows 128 KiB apart:
  * every table's L2 (8 MiB at most) keeps 32 such rows of a panel, so the call runs k blocks of 32 and 28
  * (tki_gemm_kc). Split into its two row tiles, each part is a single tile, which must take the same
@@ -211,11 +230,9 @@ static void b_far_parts(const char *cpu, size_t r, const tki_gemm_cfg *row, part
 {
     tki_gemm_cfg cfg = *row;
     tk_gemm_desc d;
-    tki_gemm_args g;
-    float *a, *b, *want, *whole, *halves, *ws;
-    size_t m, n, i, ws_floats, bad = 0;
+    float *a, *b, *want, *whole, *halves;
+    size_t m, n, i, bad = 0;
     const size_t k = 60, ldb = 32768;
-    int nothing, p;
     if (!cfg.ukr_direct || cfg.dot) return;
     cfg.mc = 2 * cfg.mr, cfg.kc = 64, cfg.order = 0x6e, cfg.packb = 0, cfg.split = 'm';
     m = 2 * (size_t)cfg.mr, n = nrf(&cfg) > 3 ? nrf(&cfg) - 3 : nrf(&cfg);
@@ -225,21 +242,47 @@ static void b_far_parts(const char *cpu, size_t r, const tki_gemm_cfg *row, part
         if (i % ldb < nrf(&cfg)) b[i] = i % ldb < n ? tkt_uniform() : NAN;
     tki_gemm_desc_plain(&d, TK_NO_TRANS, TK_NO_TRANS, m, n, k, 1.0f, a, k, b, ldb, 0.0f, want, n);
     tk_ref_gemm_f32(&d);
-    for (p = 0; p < 2; p++) {
-        d.c = p ? halves : whole;
-        if (tki_gemm_check(&d, &g, &nothing) != TK_OK || nothing || pick(&cfg, &d, &g, &ws, &ws_floats) != TK_OK) {
-            TKT_CHECK(0, "%s row %zu: the call was refused", cpu, r);
-            continue;
-        }
-        if (p) part(&cfg, &g, 1, 2, ws, ws_floats), part(&cfg, &g, 0, 2, ws, ws_floats);
-        else part(&cfg, &g, 0, 1, ws, ws_floats);
-    }
+    whole_and_halves(cpu, r, &cfg, &d, part, pick, whole, halves);
     for (i = 0; i < m * n; i++) bad += !(fabs((double)whole[i] - (double)want[i]) <= tolerance(&d));
     TKT_CHECK(bad == 0, "%s row %zu (%ux%u), B's rows 128 KiB apart: %zu elements off the reference", cpu, r, cfg.mr,
               cfg.nv, bad);
     TKT_CHECK(!memcmp(whole, halves, m * n * sizeof(float)), "%s row %zu (%ux%u), B's rows 128 KiB apart: its two row "
               "tiles as parts differ from the whole", cpu, r, cfg.mr, cfg.nv);
     free(a), free(b), free(want), free(whole), free(halves);
+}
+
+/* One direct row (TKI_WHOLE_K_MIN_MR rows or more) as a call of one tile (mr rows, three columns short
+ * of nr), 100 deep, its kc cut to
+ * 16: a single tile takes all of k in one block (tki_one_tile_whole_k), so the partition gives the
+ * bits of one call of the row's direct kernel over the whole depth, and the reference; with two
+ * parts (one of them empty) the same. */
+static void one_tile_whole_k(const char *cpu, size_t r, const tki_gemm_cfg *row, part_fn part, pick_fn pick, nr_fn nrf)
+{
+    tki_gemm_cfg cfg = *row;
+    tk_gemm_desc d;
+    tki_ukr_aux aux;
+    float *a, *b, *want, *whole, *parts, *once;
+    size_t m, n, i, bad = 0;
+    const size_t k = 100;
+    if (!cfg.ukr_direct || cfg.dot || cfg.mr < TKI_WHOLE_K_MIN_MR) return;
+    cfg.kc = 16, cfg.packb = 0;
+    m = cfg.mr, n = nrf(&cfg) > 3 ? nrf(&cfg) - 3 : nrf(&cfg);
+    a = tkt_alloc(m * k), b = tkt_alloc(k * n), want = tkt_alloc(m * n), whole = tkt_alloc(m * n);
+    parts = tkt_alloc(m * n), once = tkt_alloc(m * n);
+    for (i = 0; i < m * k; i++) a[i] = tkt_uniform();
+    for (i = 0; i < k * n; i++) b[i] = tkt_uniform();
+    tki_gemm_desc_plain(&d, TK_NO_TRANS, TK_NO_TRANS, m, n, k, 1.0f, a, k, b, n, 0.0f, want, n);
+    tk_ref_gemm_f32(&d);
+    aux.alpha = 1.0f, aux.beta = 0.0f, aux.bias = NULL, aux.rsa = k;
+    cfg.ukr_direct(k, a, b, n, once, n, m, n, &aux);
+    whole_and_halves(cpu, r, &cfg, &d, part, pick, whole, parts);
+    for (i = 0; i < m * n; i++) bad += !(fabs((double)whole[i] - (double)want[i]) <= tolerance(&d));
+    TKT_CHECK(bad == 0, "%s row %zu (%ux%u), one tile 100 deep: %zu elements off the reference", cpu, r, cfg.mr, cfg.nv, bad);
+    TKT_CHECK(!memcmp(whole, once, m * n * sizeof(float)), "%s row %zu (%ux%u), one tile 100 deep at kc 16: not one "
+              "block of all k", cpu, r, cfg.mr, cfg.nv);
+    TKT_CHECK(!memcmp(whole, parts, m * n * sizeof(float)), "%s row %zu (%ux%u), one tile 100 deep: two parts differ "
+              "from the whole", cpu, r, cfg.mr, cfg.nv);
+    free(a), free(b), free(want), free(whole), free(parts), free(once);
 }
 
 static void run_cpu(const char *cpu, ex_fn ex, plain_fn plain, ws_fn wsz, const size_t *exact_shapes, size_t nexact)
@@ -266,6 +309,8 @@ static void run_cpu(const char *cpu, ex_fn ex, plain_fn plain, ws_fn wsz, const 
     }
     /* B's rows 32 KiB apart: rows that read its panels in place take shallower k blocks
      * (tki_gemm_kc); against the reference, and bitwise the same in parts */
+    /* one tile deeper than most rows' kc: all of k in one block (tki_gemm_kc), every entry alike */
+    one_case(cpu, ex, plain, wsz, 3, 10, 5000, 0, 0);
     one_case(cpu, ex, plain, wsz, 40, 50, 100, 0, 8192);
     one_case(cpu, ex, plain, wsz, 19, 37, 133, 1, 8192);
 #ifndef TK_TEST_SMALL
@@ -305,6 +350,11 @@ static void collide_rule(void)
               at[0], at[1], at[2]);
 }
 
+static void dummy_ukr(TKI_UKR_PARAMS)
+{
+    (void)k, (void)a, (void)b, (void)ldb, (void)c, (void)ldc, (void)m, (void)n, (void)aux;
+}
+
 static void kc_rule(void)
 {
     tki_gemm_cfg cfg;
@@ -313,40 +363,66 @@ static void kc_rule(void)
     memset(&cfg, 0, sizeof cfg), memset(&g, 0, sizeof g);
     cfg.mr = 4, cfg.nv = 6, cfg.mc = 32, cfg.kc = 512, cfg.order = 0x6e;
     g.m = 32, g.n = 1024, g.k = 3072, g.ldb = 1024, g.transb = TK_NO_TRANS;
-    TKT_CHECK(tki_gemm_kc(&cfg, &g, crowd) == 256, "rows 4 KiB apart, 2 MiB L2: kc %zu, not 256", tki_gemm_kc(&cfg, &g, crowd));
+    TKT_CHECK(tki_gemm_kc(&cfg, &g, 96, 12, crowd) == 256, "rows 4 KiB apart, 2 MiB L2: kc %zu, not 256", tki_gemm_kc(&cfg, &g, 96, 12, crowd));
     g.ldb = 2048;
-    TKT_CHECK(tki_gemm_kc(&cfg, &g, crowd) == 128, "rows 8 KiB apart: kc %zu, not 128", tki_gemm_kc(&cfg, &g, crowd));
+    TKT_CHECK(tki_gemm_kc(&cfg, &g, 96, 12, crowd) == 128, "rows 8 KiB apart: kc %zu, not 128", tki_gemm_kc(&cfg, &g, 96, 12, crowd));
     g.ldb = 1 << 16;
-    TKT_CHECK(tki_gemm_kc(&cfg, &g, crowd) == 32, "rows 256 KiB apart: kc %zu, not 32", tki_gemm_kc(&cfg, &g, crowd));
+    TKT_CHECK(tki_gemm_kc(&cfg, &g, 96, 12, crowd) == 32, "rows 256 KiB apart: kc %zu, not 32", tki_gemm_kc(&cfg, &g, 96, 12, crowd));
     g.ldb = 1040;
-    TKT_CHECK(tki_gemm_kc(&cfg, &g, crowd) == 512, "rows 4160 bytes apart: kc %zu", tki_gemm_kc(&cfg, &g, crowd));
+    TKT_CHECK(tki_gemm_kc(&cfg, &g, 96, 12, crowd) == 512, "rows 4160 bytes apart: kc %zu", tki_gemm_kc(&cfg, &g, 96, 12, crowd));
     g.ldb = 512;
-    TKT_CHECK(tki_gemm_kc(&cfg, &g, crowd) == 512, "rows 2 KiB apart (fit 512): kc %zu", tki_gemm_kc(&cfg, &g, crowd));
+    TKT_CHECK(tki_gemm_kc(&cfg, &g, 96, 12, crowd) == 512, "rows 2 KiB apart (fit 512): kc %zu", tki_gemm_kc(&cfg, &g, 96, 12, crowd));
     g.ldb = 1024;
-    TKT_CHECK(tki_gemm_kc(&cfg, &g, 0) == 512, "a table without an L2 changed kc");
+    TKT_CHECK(tki_gemm_kc(&cfg, &g, 96, 12, 0) == 512, "a table without an L2 changed kc");
     g.m = 4;
-    TKT_CHECK(tki_gemm_kc(&cfg, &g, crowd) == 512, "one row tile changed kc");
+    TKT_CHECK(tki_gemm_kc(&cfg, &g, 96, 12, crowd) == 512, "one row tile changed kc");
     g.m = 32, cfg.mc = 4;
-    TKT_CHECK(tki_gemm_kc(&cfg, &g, crowd) == 512, "blocks of one row tile changed kc");
+    TKT_CHECK(tki_gemm_kc(&cfg, &g, 96, 12, crowd) == 512, "blocks of one row tile changed kc");
     cfg.mc = 32, cfg.order = 0x6d;
-    TKT_CHECK(tki_gemm_kc(&cfg, &g, crowd) == 512, "order m changed kc");
+    TKT_CHECK(tki_gemm_kc(&cfg, &g, 96, 12, crowd) == 512, "order m changed kc");
     cfg.order = 0x6e, cfg.packb = 1;
-    TKT_CHECK(tki_gemm_kc(&cfg, &g, crowd) == 512, "B packed changed kc");
+    TKT_CHECK(tki_gemm_kc(&cfg, &g, 96, 12, crowd) == 512, "B packed changed kc");
     cfg.packb = 0, g.transb = TK_TRANS;
-    TKT_CHECK(tki_gemm_kc(&cfg, &g, crowd) == 512, "B transposed (packed) changed kc");
+    TKT_CHECK(tki_gemm_kc(&cfg, &g, 96, 12, crowd) == 512, "B transposed (packed) changed kc");
     g.transb = TK_NO_TRANS, cfg.dot = 1;
-    TKT_CHECK(tki_gemm_kc(&cfg, &g, crowd) == 512, "the dot form changed kc");
+    TKT_CHECK(tki_gemm_kc(&cfg, &g, 96, 12, crowd) == 512, "the dot form changed kc");
     /* enough rows to repay a copy of B (tki_b_copy_pays): it is copied, at the row's kc */
     cfg.dot = 0, g.m = 1024;
-    TKT_CHECK(!tki_gemm_b_in_place(&cfg, &g, crowd) && tki_gemm_kc(&cfg, &g, crowd) == 512,
-              "1024 rows, B's rows 4 KiB apart: read in place (kc %zu), not copied at kc 512", tki_gemm_kc(&cfg, &g, crowd));
+    TKT_CHECK(!tki_gemm_b_in_place(&cfg, &g, crowd) && tki_gemm_kc(&cfg, &g, 96, 12, crowd) == 512,
+              "1024 rows, B's rows 4 KiB apart: read in place (kc %zu), not copied at kc 512", tki_gemm_kc(&cfg, &g, 96, 12, crowd));
     g.m = TKI_B_COPY_MIN_M - 1;
-    TKT_CHECK(tki_gemm_b_in_place(&cfg, &g, crowd) && tki_gemm_kc(&cfg, &g, crowd) == 256,
-              "%zu rows: B copied or kc %zu, not read in place at kc 256", g.m, tki_gemm_kc(&cfg, &g, crowd));
+    TKT_CHECK(tki_gemm_b_in_place(&cfg, &g, crowd) && tki_gemm_kc(&cfg, &g, 96, 12, crowd) == 256,
+              "%zu rows: B copied or kc %zu, not read in place at kc 256", g.m, tki_gemm_kc(&cfg, &g, 96, 12, crowd));
     g.m = 1024, g.ldb = 1040;
     TKT_CHECK(tki_gemm_b_in_place(&cfg, &g, crowd), "1024 rows, B's rows 4160 bytes apart (no crowding): copied");
     g.ldb = 1024, cfg.order = 0x6d;
     TKT_CHECK(tki_gemm_b_in_place(&cfg, &g, crowd), "1024 rows, order m (kc never cut): B copied");
+    /* one direct tile in place takes all of k (tki_one_tile_whole_k); anything else keeps kc */
+    cfg.order = 0x6e, cfg.ukr_direct = dummy_ukr;
+    g.m = 4, g.n = 96, g.k = 3000, g.lda = 3000, g.ldb = 1040;
+    TKT_CHECK(tki_gemm_kc(&cfg, &g, 96, 12, crowd) == 3000, "one direct tile 3000 deep: kc %zu, not 3000",
+              tki_gemm_kc(&cfg, &g, 96, 12, crowd));
+    g.k = 300;
+    TKT_CHECK(tki_gemm_kc(&cfg, &g, 96, 12, crowd) == 512, "one direct tile 300 deep: kc %zu, not the row's 512",
+              tki_gemm_kc(&cfg, &g, 96, 12, crowd));
+    g.k = 3000, g.n = 97;
+    TKT_CHECK(tki_gemm_kc(&cfg, &g, 96, 12, crowd) == 512, "two column tiles: kc %zu, not 512", tki_gemm_kc(&cfg, &g, 96, 12, crowd));
+    g.n = 96, g.m = 5;
+    TKT_CHECK(tki_gemm_kc(&cfg, &g, 96, 12, crowd) == 512, "two row tiles: kc %zu, not 512", tki_gemm_kc(&cfg, &g, 96, 12, crowd));
+    g.m = 4, cfg.packb = 1;
+    TKT_CHECK(tki_gemm_kc(&cfg, &g, 96, 12, crowd) == 512, "one tile, B packed: kc %zu", tki_gemm_kc(&cfg, &g, 96, 12, crowd));
+    cfg.packb = 0, g.transb = TK_TRANS;
+    TKT_CHECK(tki_gemm_kc(&cfg, &g, 96, 12, crowd) == 512, "one tile, B transposed: kc %zu", tki_gemm_kc(&cfg, &g, 96, 12, crowd));
+    g.transb = TK_NO_TRANS, g.transa = TK_TRANS;
+    TKT_CHECK(tki_gemm_kc(&cfg, &g, 96, 12, crowd) == 512, "one tile, A transposed: kc %zu", tki_gemm_kc(&cfg, &g, 96, 12, crowd));
+    g.transa = TK_NO_TRANS, cfg.ukr_direct = NULL;
+    TKT_CHECK(tki_gemm_kc(&cfg, &g, 96, 12, crowd) == 512, "one tile, no direct form: kc %zu", tki_gemm_kc(&cfg, &g, 96, 12, crowd));
+    /* a tile of fewer rows runs its blocks (tki_one_tile_whole_k) */
+    cfg.ukr_direct = dummy_ukr, cfg.mr = TKI_WHOLE_K_MIN_MR - 1, g.m = 1;
+    TKT_CHECK(tki_gemm_kc(&cfg, &g, 96, 12, crowd) == 512, "one tile of %u rows: kc %zu", cfg.mr, tki_gemm_kc(&cfg, &g, 96, 12, crowd));
+    /* 16 rows 4 KiB apart overfill a set of a 12-way L1: the driver copies them, kc deep */
+    cfg.ukr_direct = dummy_ukr, cfg.mr = 16, g.m = 16, g.lda = 4096;
+    TKT_CHECK(tki_gemm_kc(&cfg, &g, 96, 12, crowd) == 512, "one tile, A's rows colliding: kc %zu", tki_gemm_kc(&cfg, &g, 96, 12, crowd));
 }
 
 int main(void)
@@ -365,6 +441,7 @@ int main(void)
         for (size_t r = 0; r < f->ncfgs; r++) {
             both_orders(cpu->name, r, &f->cfgs[r], f->part, f->pick, f->nr);
             b_far_parts(cpu->name, r, &f->cfgs[r], f->part, f->pick, f->nr);
+            one_tile_whole_k(cpu->name, r, &f->cfgs[r], f->part, f->pick, f->nr);
         }
     }
     return tkt_finish("test_gemm");

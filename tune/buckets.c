@@ -294,12 +294,14 @@ int same_choice(const tkt_row *a, const tkt_row *b)
 }
 
 void run_blocks(unsigned mr, unsigned nr, unsigned long long kc, unsigned long long mc, unsigned long long nc,
-                int packb, double crowd, double m, double n, double k, double out[3])
+                int packa, int packb, double crowd, double m, double n, double k, double out[3])
 {
     const double mt = ceil(m / mr) * mr, nt = ceil(n / nr) * nr;
     /* B copied where the row says so or the driver copies it all the same (tki_gemm_b_in_place) */
     const int copied = packb || tki_b_copy_pays(kc, (size_t)m, mr, mc, (size_t)n, (size_t)crowd);
-    out[0] = fmin(copied ? (double)kc : (double)tki_kc_b_in_place(kc, (size_t)m, mr, mc, (size_t)n, (size_t)crowd), k);
+    out[0] = tki_one_tile_whole_k((size_t)m, (size_t)n, mr, nr, !packa, !copied)
+                 ? k
+                 : fmin(copied ? (double)kc : (double)tki_kc_b_in_place(kc, (size_t)m, mr, mc, (size_t)n, (size_t)crowd), k);
     out[1] = fmin((double)mc, mt);
     out[2] = copied ? fmin((double)nc, nt) : 0;
 }
@@ -310,8 +312,8 @@ int same_code(const tkt_row *a, const tkt_row *b, double crowd, double m, double
     if (!(a->mr == b->mr && a->nr == b->nr && a->ku == b->ku && a->pf == b->pf && a->packa == b->packa &&
           a->packb == b->packb && a->order == b->order))
         return 0;
-    run_blocks(a->mr, a->nr, a->kc, a->mc, a->nc, a->packb, crowd, m, n, k, x);
-    run_blocks(b->mr, b->nr, b->kc, b->mc, b->nc, b->packb, crowd, m, n, k, y);
+    run_blocks(a->mr, a->nr, a->kc, a->mc, a->nc, a->packa, a->packb, crowd, m, n, k, x);
+    run_blocks(b->mr, b->nr, b->kc, b->mc, b->nc, b->packa, b->packb, crowd, m, n, k, y);
     return x[0] == y[0] && x[1] == y[1] && x[2] == y[2];
 }
 

@@ -79,12 +79,13 @@ void row_text(const isa_desc *isa, const tkt_row *w, char *out, size_t cap);
  * kc past k is k, and with B read in place kc past the depth its rows, n floats apart, may span in
  * crowd bytes of cache (tkt_crowd_bytes) is that depth (tki_kc_b_in_place; row tiles inner, the
  * order the tuner proposes), unless the driver copies B all the same (tki_b_copy_pays: then as
- * packed); mc past m's tiles is their rows, nc past n's tiles is their columns, and a B read in
- * place has no nc (0).
+ * packed); a call of one tile reading A and B in place (packa and packb 0) takes all of k
+ * (tki_one_tile_whole_k); mc past m's tiles is their rows, nc past n's tiles is their columns, and
+ * a B read in place has no nc (0).
  * Configurations whose tiles, kernels and forms agree and whose blocks come out equal here run the
  * same code on that shape: their measurements are readings of one rate. */
 void run_blocks(unsigned mr, unsigned nr, unsigned long long kc, unsigned long long mc, unsigned long long nc,
-                int packb, double crowd, double m, double n, double k, double out[3]);
+                int packa, int packb, double crowd, double m, double n, double k, double out[3]);
 /* 1 when two rows run the same code on m x n x k with one thread (same_choice, the blocks as
  * run_blocks gives them, the split aside). */
 int same_code(const tkt_row *a, const tkt_row *b, double crowd, double m, double n, double k);

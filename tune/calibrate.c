@@ -36,8 +36,8 @@ static int rec_same_code(const calib_rec *a, const calib_rec *b, double crowd)
 {
     double x[3], y[3];
     if (a->kernel != b->kernel || a->c.pf != b->c.pf || a->c.pack_b != b->c.pack_b) return 0;
-    run_blocks(a->c.mr, a->c.nr, a->c.kc, a->c.mc, a->c.nc, a->c.pack_b, crowd, a->m, a->n, a->k, x);
-    run_blocks(b->c.mr, b->c.nr, b->c.kc, b->c.mc, b->c.nc, b->c.pack_b, crowd, b->m, b->n, b->k, y);
+    run_blocks(a->c.mr, a->c.nr, a->c.kc, a->c.mc, a->c.nc, a->c.pack_a, a->c.pack_b, crowd, a->m, a->n, a->k, x);
+    run_blocks(b->c.mr, b->c.nr, b->c.kc, b->c.mc, b->c.nc, b->c.pack_a, b->c.pack_b, crowd, b->m, b->n, b->k, y);
     return x[0] == y[0] && x[1] == y[1] && x[2] == y[2];
 }
 

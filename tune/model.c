@@ -138,6 +138,8 @@ double model_time(const model_machine *h, const model_config *c, double m, doubl
      * n floats apart here, row tiles inner, the order the tuner proposes) */
     const size_t crowd = (size_t)(h->crowd_bytes > 0 ? h->crowd_bytes : h->l2_bytes / 2);
     const int pack_b = c->pack_b || tki_b_copy_pays(c->kc, (size_t)m, c->mr, c->mc, (size_t)n, crowd);
+    /* a call of one tile in place runs all of k in one block (tki_gemm_kc) */
+    const int whole_k = tki_one_tile_whole_k((size_t)m, (size_t)n, c->mr, c->nr, !c->pack_a, !pack_b);
     /* eqs. 6-7: the partition gives each thread whole tiles of the split dimension and every thread
      * runs the same loop nest on its share, so the time is that of the largest share */
     if (c->split == 'm') m = fmin(m, cdiv(cdiv(m, c->mr), p) * c->mr);
@@ -166,9 +168,10 @@ double model_time(const model_machine *h, const model_config *c, double m, doubl
                                              : (source){h->bw_dram, h->lat_dram, h->streams};
     /* the driver takes shallower blocks where row tiles reuse a panel of B read in place whose rows
      * crowd the L2's sets (tki_gemm_kc: rows n floats apart here); the model times what runs */
-    const double kc = fmin(pack_b ? (double)c->kc
-                                     : (double)tki_kc_b_in_place(c->kc, (size_t)m, c->mr, c->mc, (size_t)n, crowd),
-                           k);
+    const double kc = whole_k ? k
+                              : fmin(pack_b ? (double)c->kc
+                                            : (double)tki_kc_b_in_place(c->kc, (size_t)m, c->mr, c->mc, (size_t)n, crowd),
+                                     k);
     const double nc = pack_b ? fmin((double)c->nc, n) : n;
     const double kfull = floor(k / kc), krest = k - kfull * kc, nfull = floor(n / nc), nrest = n - nfull * nc;
     double t3 = 0;

@@ -304,14 +304,38 @@ static inline int tki_gemm_b_in_place(const tki_gemm_cfg *cfg, const tki_gemm_ar
              tki_b_copy_pays(cfg->kc, g->m, cfg->mr, cfg->mc, g->ldb, crowd_bytes));
 }
 
-/* The depth of the k blocks of a call: the row's kc, or tki_kc_b_in_place's where the row reads B
- * in place with its row tiles inner (order 'n'). A property of the whole call, never of a part, so
- * every partition of it sums in the same blocks (bitwise the same results); the rounding can
- * differ with ldb. */
-static inline size_t tki_gemm_kc(const tki_gemm_cfg *cfg, const tki_gemm_args *g, size_t crowd_bytes)
+/* Whether a call of m x n is one tile of mr x nr (mr >= TKI_WHOLE_K_MIN_MR) whose operands the
+ * direct kernel reads in place (a_direct: the row's direct form, A untransposed and its rows apart
+ * in L1; b_direct: B not packed, not transposed). Such a call takes all of k in one block
+ * (tki_gemm_kc): the blocks keep a block of A or a panel of B in cache for the other tiles that
+ * reuse it, and a call of one tile has none, so each cut only stores its C and loads it back. On
+ * the spr host, tk_gemm_f32 before and after (docs/decisions.md): 13x13x4001 1.18-1.25x,
+ * 13x13x1600 1.03-1.24x, 16x16x4000 1.03-1.05x. Not for tiles of one or two rows: with one or two
+ * accumulators their FMA chains' latency sets their pace, and in blocks each block's fresh chains
+ * start while the last block's drain (1x16x5000 0.87-0.93x, 1x8x5000 0.87-0.89x, 2x16x5000
+ * 0.95-0.96x in one block). The tuner's model and its grid ask here too. */
+#define TKI_WHOLE_K_MIN_MR 3
+static inline int tki_one_tile_whole_k(size_t m, size_t n, size_t mr, size_t nr, int a_direct, int b_direct)
 {
-    /* one row tile first: the test that settles a small call (the single-tile path asks) */
-    if (g->m <= cfg->mr || cfg->order != 0x6e || cfg->dot || !tki_gemm_b_in_place(cfg, g, crowd_bytes)) return cfg->kc;
+    return m <= mr && n <= nr && mr >= TKI_WHOLE_K_MIN_MR && a_direct && b_direct;
+}
+
+/* The depth of the k blocks of a call: all of k for a call of one direct tile in place
+ * (tki_one_tile_whole_k), the row's kc, or tki_kc_b_in_place's where the row reads B in place with
+ * its row tiles inner (order 'n'). A property of the whole call, never of a part, so every
+ * partition of it sums in the same blocks (bitwise the same results); the rounding can differ with
+ * ldb. nr: the row's tile width in columns; l1_ways as tki_gemm_a_in_place. */
+static inline size_t tki_gemm_kc(const tki_gemm_cfg *cfg, const tki_gemm_args *g, size_t nr, size_t l1_ways,
+                                 size_t crowd_bytes)
+{
+    /* one row tile first: the test that settles a small call (the single-tile path asks); a call
+     * no deeper than kc needs none of the one-tile tests */
+    if (g->m <= cfg->mr)
+        return g->k > cfg->kc && tki_one_tile_whole_k(g->m, g->n, cfg->mr, nr, tki_gemm_a_in_place(cfg, g, l1_ways),
+                                                      tki_gemm_b_direct(cfg, g))
+                   ? g->k
+                   : cfg->kc;
+    if (cfg->order != 0x6e || cfg->dot || !tki_gemm_b_in_place(cfg, g, crowd_bytes)) return cfg->kc;
     return tki_kc_b_in_place(cfg->kc, g->m, cfg->mr, cfg->mc, g->ldb, crowd_bytes);
 }
 

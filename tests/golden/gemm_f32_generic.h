@@ -190,7 +190,7 @@ static inline  void tki_gemm_f32_blocked_generic(const tki_gemm_cfg *cfg, const 
                                                       float *ws, size_t ws_floats, int fixed)
 {
     const size_t mr = cfg->mr, nr = (size_t)cfg->nv * (1);
-    const size_t kc = tki_min(tki_gemm_kc(cfg, g, 131072), g->k), mc = tki_min(cfg->mc, tki_round_up(g->m, mr));
+    const size_t kc = tki_min(tki_gemm_kc(cfg, g, nr, 8, 131072), g->k), mc = tki_min(cfg->mc, tki_round_up(g->m, mr));
     const int direct_b = tki_gemm_b_in_place(cfg, g, 131072);
     /* the direct kernel form reads A by rows (and masks B, so even a ragged B panel needs no copy):
      * in place, or from a copy of the block's rows where in place they would collide in L1 or A is
@@ -282,7 +282,7 @@ static inline TKI_ALWAYS_INLINE  int tki_gemm_f32_tile1_generic(const tki_gemm_c
     tki_ukr_aux aux;
     float *ct;
     if (!(i1 - i0 <= cfg->mr && j1 - j0 <= (size_t)cfg->nv * (1) && tki_gemm_a_in_place(cfg, g, 8) && tki_gemm_b_direct(cfg, g) && g->k &&
-          g->k <= tki_gemm_kc(cfg, g, 131072)))
+          g->k <= (g->m <= cfg->mr ? (size_t)cfg->kc : tki_gemm_kc(cfg, g, (size_t)cfg->nv * (1), 8, 131072))))
         return 0;
     ct = g->c + i0 * g->ldc + j0;
     aux.alpha = g->alpha;
@@ -304,7 +304,7 @@ static inline TKI_ALWAYS_INLINE  int tki_gemm_f32_sweeps_generic(const tki_gemm_
 {
     tki_ukr_aux aux;
     if (!(cfg->ukr_sweep && (cfg->order == 0x6d || j1 - j0 <= tki_gemm_f32_nr_generic(cfg)) && tki_gemm_a_in_place(cfg, g, 8) && tki_gemm_b_direct(cfg, g) && g->k &&
-          g->k <= tki_gemm_kc(cfg, g, 131072)))
+          g->k <= tki_gemm_kc(cfg, g, (size_t)cfg->nv * (1), 8, 131072)))
         return 0;
     aux.alpha = g->alpha;
     aux.beta = g->beta;
@@ -573,7 +573,9 @@ static inline TKI_ALWAYS_INLINE  int tki_gemm_f32_plain_direct_generic(int idx, 
     int nothing;
     /* the single-tile path's and the sweeps' tests that need no validated call (a call of m <= mr
      * rows has the row's kc, tki_gemm_kc; the sweeps test the call's own); alpha == 0 goes on to
-     * the generic driver, which scales C */
+     * the generic driver, which scales C, and so does a single tile deeper than kc (which
+     * tki_gemm_kc may run in one block: the sweeps take it there, tki_gemm_a_in_place(cfg, g, 8) && tki_gemm_b_direct(cfg, g) && g->k &&
+          g->k <= (g->m <= cfg->mr ? (size_t)cfg->kc : tki_gemm_kc(cfg, g, (size_t)cfg->nv * (1), 8, 131072))) */
     if (!cfg->ukr_direct || cfg->packb || k == 0 || k > cfg->kc || alpha == 0.0f) return 0;
     if (m > cfg->mr || n > nr)
         return cfg->ukr_sweep && (n <= nr || cfg->order == 0x6d) && m < TKI_B_COPY_MIN_M &&
