@@ -251,8 +251,7 @@ static void b_far_parts(const char *cpu, size_t r, const tki_gemm_cfg *row, part
     free(a), free(b), free(want), free(whole), free(halves);
 }
 
-/* One direct row (TKI_WHOLE_K_MIN_MR rows or more) as a call of one tile (mr rows, three columns short
- * of nr), 100 deep, its kc cut to
+/* One direct row as a call of one tile (mr rows, three columns short of nr), 100 deep, its kc cut to
  * 16: a single tile takes all of k in one block (tki_one_tile_whole_k), so the partition gives the
  * bits of one call of the row's direct kernel over the whole depth, and the reference; with two
  * parts (one of them empty) the same. */
@@ -264,7 +263,7 @@ static void one_tile_whole_k(const char *cpu, size_t r, const tki_gemm_cfg *row,
     float *a, *b, *want, *whole, *parts, *once;
     size_t m, n, i, bad = 0;
     const size_t k = 100;
-    if (!cfg.ukr_direct || cfg.dot || cfg.mr < TKI_WHOLE_K_MIN_MR) return;
+    if (!cfg.ukr_direct || cfg.dot) return;
     cfg.kc = 16, cfg.packb = 0;
     m = cfg.mr, n = nrf(&cfg) > 3 ? nrf(&cfg) - 3 : nrf(&cfg);
     a = tkt_alloc(m * k), b = tkt_alloc(k * n), want = tkt_alloc(m * n), whole = tkt_alloc(m * n);
@@ -417,9 +416,9 @@ static void kc_rule(void)
     TKT_CHECK(tki_gemm_kc(&cfg, &g, 96, 12, crowd) == 512, "one tile, A transposed: kc %zu", tki_gemm_kc(&cfg, &g, 96, 12, crowd));
     g.transa = TK_NO_TRANS, cfg.ukr_direct = NULL;
     TKT_CHECK(tki_gemm_kc(&cfg, &g, 96, 12, crowd) == 512, "one tile, no direct form: kc %zu", tki_gemm_kc(&cfg, &g, 96, 12, crowd));
-    /* a tile of fewer rows runs its blocks (tki_one_tile_whole_k) */
-    cfg.ukr_direct = dummy_ukr, cfg.mr = TKI_WHOLE_K_MIN_MR - 1, g.m = 1;
-    TKT_CHECK(tki_gemm_kc(&cfg, &g, 96, 12, crowd) == 512, "one tile of %u rows: kc %zu", cfg.mr, tki_gemm_kc(&cfg, &g, 96, 12, crowd));
+    /* a tile of one row too (tki_one_tile_whole_k) */
+    cfg.ukr_direct = dummy_ukr, cfg.mr = 1, g.m = 1;
+    TKT_CHECK(tki_gemm_kc(&cfg, &g, 96, 12, crowd) == 3000, "one tile of one row: kc %zu", tki_gemm_kc(&cfg, &g, 96, 12, crowd));
     /* 16 rows 4 KiB apart overfill a set of a 12-way L1: the driver copies them, kc deep */
     cfg.ukr_direct = dummy_ukr, cfg.mr = 16, g.m = 16, g.lda = 4096;
     TKT_CHECK(tki_gemm_kc(&cfg, &g, 96, 12, crowd) == 512, "one tile, A's rows colliding: kc %zu", tki_gemm_kc(&cfg, &g, 96, 12, crowd));

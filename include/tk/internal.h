@@ -304,20 +304,22 @@ static inline int tki_gemm_b_in_place(const tki_gemm_cfg *cfg, const tki_gemm_ar
              tki_b_copy_pays(cfg->kc, g->m, cfg->mr, cfg->mc, g->ldb, crowd_bytes));
 }
 
-/* Whether a call of m x n is one tile of mr x nr (mr >= TKI_WHOLE_K_MIN_MR) whose operands the
- * direct kernel reads in place (a_direct: the row's direct form, A untransposed and its rows apart
- * in L1; b_direct: B not packed, not transposed). Such a call takes all of k in one block
- * (tki_gemm_kc): the blocks keep a block of A or a panel of B in cache for the other tiles that
- * reuse it, and a call of one tile has none, so each cut only stores its C and loads it back. On
- * the spr host, tk_gemm_f32 before and after (docs/decisions.md): 13x13x4001 1.18-1.25x,
- * 13x13x1600 1.03-1.24x, 16x16x4000 1.03-1.05x. Not for tiles of one or two rows: with one or two
- * accumulators their FMA chains' latency sets their pace, and in blocks each block's fresh chains
- * start while the last block's drain (1x16x5000 0.87-0.93x, 1x8x5000 0.87-0.89x, 2x16x5000
- * 0.95-0.96x in one block). The tuner's model and its grid ask here too. */
-#define TKI_WHOLE_K_MIN_MR 3
+/* Whether a call of m x n is one tile of mr x nr whose operands the direct kernel reads in place
+ * (a_direct: the row's direct form, A untransposed and its rows apart in L1; b_direct: B not
+ * packed, not transposed). Such a call takes all of k in one block (tki_gemm_kc): the blocks keep a
+ * block of A or a panel of B in cache for the other tiles that reuse it, and a call of one tile has
+ * none, so each cut only stores its C and loads it back. On the spr host, tk_gemm_f32 before and
+ * after (docs/decisions.md): 13x13x4001 1.18-1.25x, 13x13x1600 1.03-1.24x, 16x16x4000 1.03-1.05x.
+ * Tiles of one or two accumulators (1x16, 1x8, 2x16) lose: their FMA chains' latency sets their
+ * pace, and in blocks the next block's fresh chains start while the last block's drain (1x16x5000
+ * 0.87-0.93x, 1x8x5000 0.87-0.89x, 2x16x5000 0.95-0.96x in one block). They take it all the same:
+ * exempt, they ran the row's kc, which the tuner picks on the row's own tile, whose one-tile calls
+ * never read it, while the generator cuts the row to tiles of one and two rows (a retune wrote
+ * kc 16 on 2..4 x 1..8: 2x8x64 0.41-0.55x). Split sums in such kernels are the fix. The tuner's
+ * model and its grid ask here too. */
 static inline int tki_one_tile_whole_k(size_t m, size_t n, size_t mr, size_t nr, int a_direct, int b_direct)
 {
-    return m <= mr && n <= nr && mr >= TKI_WHOLE_K_MIN_MR && a_direct && b_direct;
+    return m <= mr && n <= nr && a_direct && b_direct;
 }
 
 /* The depth of the k blocks of a call: all of k for a call of one direct tile in place
