@@ -88,17 +88,18 @@ m4_define(<@tkm_gemm_rows_end@>, <@m4_dnl
 #define TKI_GEMM_F32_ROWS_<@@>TKM_CPU<@@>(X)<@@>TKM_ROWS
 @>)
 
-m4_dnl # _tkm_direct_in_place: the test of a call (cfg, g) whose tiles the direct-form kernel can each make
-m4_dnl # in one call: A and B read in place, k one block (the sweeps, an exact row's tiles)
+m4_dnl # _tkm_in_place(DEPTH): the test of a call (cfg, g) whose tiles the direct-form kernel can each make
+m4_dnl # in one call: A and B read in place, k no deeper than DEPTH, the call's one block
+m4_define(<@_tkm_in_place@>, <@tki_gemm_a_in_place(cfg, g, TKM_L1_WAYS) && tki_gemm_b_direct(cfg, g) && g->k &&
+          g->k <= $1@>)
 m4_define(<@_tkm_kc_call@>, <@tki_gemm_kc(cfg, g, (size_t)cfg->nv * (tkm_vl_f32), TKM_L1_WAYS, TKM_B_CROWD_BYTES)@>)
-m4_define(<@_tkm_direct_in_place@>, <@tki_gemm_a_in_place(cfg, g, TKM_L1_WAYS) && tki_gemm_b_direct(cfg, g) && g->k &&
-          g->k <= _tkm_kc_call@>)
-m4_dnl # _tkm_tile1_in_place: the same for the single-tile path, which leaves a call of one tile deeper
-m4_dnl # than kc (all of k one block there, tki_gemm_kc) to the sweeps: inlined into the plain entry, the
-m4_dnl # tests of that rule spilled registers on every small call (the frame grew from 72 to 184 bytes;
-m4_dnl # 3x3x3 to 10x10x10 0.91-0.97x, alternating runs on spr)
-m4_define(<@_tkm_tile1_in_place@>, <@tki_gemm_a_in_place(cfg, g, TKM_L1_WAYS) && tki_gemm_b_direct(cfg, g) && g->k &&
-          g->k <= (g->m <= cfg->mr ? (size_t)cfg->kc : _tkm_kc_call)@>)
+m4_dnl # _tkm_direct_in_place: the sweeps' and an exact row's tiles, at the call's depth (tki_gemm_kc)
+m4_define(<@_tkm_direct_in_place@>, <@_tkm_in_place(<@_tkm_kc_call@>)@>)
+m4_dnl # _tkm_tile1_in_place: the single-tile path's, which leaves a call of one tile deeper than kc (all
+m4_dnl # of k one block there, tki_gemm_kc) to the sweeps: inlined into the plain entry, the tests of
+m4_dnl # that rule spilled registers on every small call (the frame grew from 72 to 184 bytes; 3x3x3 to
+m4_dnl # 10x10x10 0.91-0.97x, alternating runs on spr)
+m4_define(<@_tkm_tile1_in_place@>, <@_tkm_in_place(<@(g->m <= cfg->mr ? (size_t)cfg->kc : _tkm_kc_call)@>)@>)
 
 m4_dnl # _tkm_tile1_body(KERNEL): the single-tile path's statements, KERNEL being the direct-form
 m4_dnl # microkernel (the row's pointer, or its name where the row is known, so it can be inlined)

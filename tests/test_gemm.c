@@ -306,10 +306,10 @@ static void run_cpu(const char *cpu, ex_fn ex, plain_fn plain, ws_fn wsz, const 
                      0);
         plain_exact(cpu, plain, exact_shapes[3 * t], exact_shapes[3 * t + 1], exact_shapes[3 * t + 2]);
     }
-    /* B's rows 32 KiB apart: rows that read its panels in place take shallower k blocks
-     * (tki_gemm_kc); against the reference, and bitwise the same in parts */
     /* one tile deeper than most rows' kc: all of k in one block (tki_gemm_kc), every entry alike */
     one_case(cpu, ex, plain, wsz, 3, 10, 5000, 0, 0);
+    /* B's rows 32 KiB apart: rows that read its panels in place take shallower k blocks
+     * (tki_gemm_kc); against the reference, and bitwise the same in parts */
     one_case(cpu, ex, plain, wsz, 40, 50, 100, 0, 8192);
     one_case(cpu, ex, plain, wsz, 19, 37, 133, 1, 8192);
 #ifndef TK_TEST_SMALL
@@ -420,7 +420,7 @@ static void kc_rule(void)
     cfg.ukr_direct = dummy_ukr, cfg.mr = 1, g.m = 1;
     TKT_CHECK(tki_gemm_kc(&cfg, &g, 96, 12, crowd) == 3000, "one tile of one row: kc %zu", tki_gemm_kc(&cfg, &g, 96, 12, crowd));
     /* 16 rows 4 KiB apart overfill a set of a 12-way L1: the driver copies them, kc deep */
-    cfg.ukr_direct = dummy_ukr, cfg.mr = 16, g.m = 16, g.lda = 4096;
+    cfg.mr = 16, g.m = 16, g.lda = 4096;
     TKT_CHECK(tki_gemm_kc(&cfg, &g, 96, 12, crowd) == 512, "one tile, A's rows colliding: kc %zu", tki_gemm_kc(&cfg, &g, 96, 12, crowd));
 }
 
