@@ -252,14 +252,6 @@ static int load_gen_table(project *p, const reg_row *c, tkt_table *t)
     return d && tkt_short_rows(d, t);
 }
 
-/* A direct tile and, where it has several rows, the one-row direct kernel of its columns, which runs a
- * last row tile of one row (ukr_row1): a table's header and a probe's hold both. */
-static int direct_add(tile *ts, int n, unsigned mr, unsigned nr, unsigned ku, unsigned pf)
-{
-    n = tile_add(ts, n, mr, nr, ku, pf);
-    return mr > 1 ? tile_add(ts, n, 1, nr, ku, pf) : n;
-}
-
 static const char *rel(const char *path)
 {
     size_t l = strlen(g_root);
@@ -372,7 +364,7 @@ static void build(project *p, const char *cpus_csv, const char *deflt, const cha
                 /* a direct row runs only the direct form (a transposed A on a copy): its tile's
                  * packed form is compiled where a packed row asks for it */
                 if (w->packa) nt = tile_add(tiles, nt, w->mr, w->nr, w->ku, w->pf);
-                else ndt = direct_add(dtiles, ndt, w->mr, w->nr, w->ku, w->pf);
+                else ndt = tile_add(dtiles, ndt, w->mr, w->nr, w->ku, w->pf);
             }
             char one[128];
             snprintf(one, sizeof one, " %s(%08x)", t.cpu, t.hash);
@@ -683,7 +675,7 @@ int main(int argc, char **argv)
                     die("bad tile '%s' (want MRxNVxKU or MRxNVxKUpPF, NV in vectors)", it);
                 if (pf && !d->prefetch) die("tile %s: ISA %s has no prefetching kernels", it, d->name);
                 if (tile_vregs(d, mr, nv) > d->vregs) die("tile %s needs more than the %u registers of %s", it, d->vregs, d->name);
-                if (pass) nd = direct_add(dl, nd, mr, d->vla ? nv : nv * d->lanes, ku, pf);
+                if (pass) nd = tile_add(dl, nd, mr, d->vla ? nv : nv * d->lanes, ku, pf);
                 else nt = tile_add(tl, nt, mr, d->vla ? nv : nv * d->lanes, ku, pf);
                 if (nt >= 255 || nd >= 255) die("too many tiles");
             }

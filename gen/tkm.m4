@@ -121,9 +121,44 @@ static inline TKM_TARGET void tkm_ukr_sweep_name($2, $3, $4, $5)(TKI_UKR_PARAMS)
 m4_popdef(<@_tkm_sweep_tile@>)m4_popdef(<@_tkm_sweep_ool@>)m4_dnl
 @>)@>)
 
-m4_dnl # tkm_ukr_direct_sweep(EMIT, MR, NV, KU, PF): the direct kernel MRxNV (tkm_ukr_once) and its column sweep.
+m4_dnl # tkm_ukr_direct_sweep(EMIT, MR, NV, KU, PF): the direct kernel MRxNV (tkm_ukr_once), its column sweep
+m4_dnl # and its last row of one (tkm_ukr_direct_row1).
 m4_define(<@tkm_ukr_direct_sweep@>, <@tkm_nargs(<@tkm_ukr_direct_sweep@>, 5, $#)m4_dnl
-tkm_ukr_once(<@$1@>, $2, $3, $4, 1, $5)tkm_ukr_sweep(<@$1@>, $2, $3, $4, $5)@>)
+tkm_ukr_once(<@$1@>, $2, $3, $4, 1, $5)tkm_ukr_sweep(<@$1@>, $2, $3, $4, $5)tkm_ukr_direct_row1($2, $3, $4, $5)@>)
+
+m4_dnl # tkm_ukr_row1_name(MR, NV, KU, PF), tkm_ukr_row1_sweep_name(MR, NV, KU, PF): the direct kernel MRxNV
+m4_dnl # on a last row tile of one row, and its column sweep (a configuration's ukr_row1, ukr_row1_sweep).
+m4_define(<@tkm_ukr_row1_name@>, <@tkm_ukr_direct_name($1, $2, $3, $4)<@@>_row1@>)
+m4_define(<@tkm_ukr_row1_sweep_name@>, <@tkm_ukr_direct_name($1, $2, $3, $4)<@@>_row1_sweep@>)
+m4_dnl # tkm_ukr_direct_row1(MR, NV, KU, PF): the direct kernel MRxNV's code with m fixed at 1, for a last row
+m4_dnl # tile of one row (docs/microkernel.md, "A last row of one"): the kernel inlined with m == 1, so the
+m4_dnl # rows past it fall away (their FMAs feed no store) and row 0 adds exactly as in the tile, its split
+m4_dnl # sums included. Its calls of narrower kernels (a ragged edge) and of an out-of-line flavour stay calls,
+m4_dnl # computing MR rows there. A one-row kernel is its own.
+m4_define(<@tkm_ukr_direct_row1@>, <@tkm_nargs(<@tkm_ukr_direct_row1@>, 4, $#)m4_ifdef(<@_tkm_have_@>tkm_ukr_row1_name($1, $2, $3, $4), <@@>,
+<@m4_define(<@_tkm_have_@>tkm_ukr_row1_name($1, $2, $3, $4))m4_dnl
+m4_ifelse($1, 1, <@m4_dnl
+#define tkm_ukr_row1_name($1, $2, $3, $4) tkm_ukr_direct_name($1, $2, $3, $4)
+#define tkm_ukr_row1_sweep_name($1, $2, $3, $4) tkm_ukr_sweep_name($1, $2, $3, $4)
+@>, <@m4_dnl
+/* the kernel above on a last row tile of one row: its code with m fixed at 1 (gen/tkm.m4) */
+static TKI_UNUSED TKI_FLATTEN TKM_TARGET void tkm_ukr_row1_name($1, $2, $3, $4)(TKI_UKR_PARAMS)
+{
+    (void)m;
+    tkm_ukr_direct_name($1, $2, $3, $4)(k, a, b, ldb, c, ldc, 1, n, aux);
+}
+/* and on every column tile of one row, each as the kernel's sweep runs it */
+static TKI_UNUSED TKM_TARGET void tkm_ukr_row1_sweep_name($1, $2, $3, $4)(TKI_UKR_PARAMS)
+{
+    const size_t nr = (size_t)$2 * (tkm_vl_f32);
+    tki_ukr_aux tile = *aux;
+    size_t j;
+    for (j = 0; j < n; j += nr) {
+        tile.bias = aux->bias ? aux->bias + j : NULL;
+        tkm_ukr_row1_name($1, $2, $3, $4)(k, a, b + j, ldb, c + j, ldc, m, n - j < nr ? n - j : nr, &tile);
+    }
+}
+@>)@>)@>)
 
 m4_dnl # tkm_ukr_pf_args(NAME, $#, $4): the prefetch distance of a kernel macro called with MR, NV, KU
 m4_dnl # and an optional PF (0 when absent); other argument counts stop with an error.
@@ -180,4 +215,30 @@ tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@                    __builtin_prefetch((cons
 
 m4_dnl # tkm_acc(I, V): the name of accumulator row I, vector V.
 m4_define(<@tkm_acc@>, <@c$1_$2@>)
+
+m4_dnl # Split sums. A k step adds one product into each of a tile's TKM_MR * TKM_NV accumulators, and an
+m4_dnl # accumulator's next multiply-add waits for its last: a tile of fewer accumulators than the core
+m4_dnl # keeps multiply-adds in flight (its issue rate times its latency: CHAINS) runs at its chains'
+m4_dnl # latency, not at the FMA rate. An ISA template that defines tkm_ksplit as `CHAINS, MAXACC' has
+m4_dnl # such a kernel keep tkm_ksets_for(MR, NV, KU) sets of accumulators: the least power of two that
+m4_dnl # gives CHAINS chains or more, at most KU and at most MAXACC accumulators in all (the registers
+m4_dnl # the template leaves them). Step TKM_U of an unrolled group adds into set (TKM_U - 1) mod SETS
+m4_dnl # (tkm_kacc), a tail step into set 0, and after the k loop the sets are added pairwise into set 0
+m4_dnl # (tkm_kfold). The count depends on the kernel alone, so a tile's sums do not depend on the call
+m4_dnl # it serves, and a last row of one runs the tile's own code (tkm_ukr_direct_row1).
+m4_define(<@tkm_ksets_for@>, <@m4_ifdef(<@tkm_ksplit@>, <@_tkm_ksets_from(1, m4_eval($1 * $2), $3, tkm_ksplit)@>, <@1@>)@>)
+m4_define(<@_tkm_ksets_from@>, <@m4_ifelse(m4_eval($2 * $1 < $4 && $1 * 2 <= $3 && $2 * $1 * 2 <= $5), 1, <@_tkm_ksets_from(m4_eval($1 * 2), $2, $3, $4, $5)@>, <@$1@>)@>)
+m4_dnl # tkm_ksets: the sets of the kernel being emitted (TKM_MR, TKM_NV, TKM_KU)
+m4_define(<@tkm_ksets@>, <@tkm_ksets_for(TKM_MR, TKM_NV, TKM_KU)@>)
+m4_dnl # tkm_acc_set(S): accumulator row TKM_I, vector TKM_V of set S (set 0 has tkm_acc's own name)
+m4_define(<@tkm_acc_set@>, <@tkm_acc(TKM_I, TKM_V)<@@>m4_ifelse(<@$1@>, 0, <@@>, <@_s$1@>)@>)
+m4_dnl # tkm_kacc(SETS): the accumulator (row TKM_I, vector TKM_V) that k step TKM_U adds into
+m4_define(<@tkm_kacc@>, <@tkm_acc_set(m4_eval((TKM_U - 1) % ($1)))@>)
+m4_dnl # tkm_kfold(SETS, ADD): statements that add the SETS sets into set 0, halves first; ADD(X, Y) is
+m4_dnl # the template's vector sum (it may read TKM_V)
+m4_define(<@tkm_kfold@>, <@tkm_nargs(<@tkm_kfold@>, 2, $#)_tkm_kfold(m4_eval(($1) / 2), <@$2@>)@>)
+m4_define(<@_tkm_kfold@>, <@m4_ifelse(m4_eval($1 >= 1), 1, <@m4_dnl
+tkm_for(<@TKM_S@>, 0, $1 - 1, <@tkm_for(<@TKM_I@>, 0, TKM_MR - 1, <@tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@    tkm_acc_set(TKM_S) = $2(tkm_acc_set(TKM_S), tkm_acc_set(m4_eval(TKM_S + $1)));
+@>)@>)@>)m4_dnl
+_tkm_kfold(m4_eval($1 / 2), <@$2@>)@>)@>)
 m4_divert(0)m4_dnl

@@ -69,8 +69,8 @@ static int write_source(const char *path, const char *sym, const char *isa, int 
                  "    cfg.dot = packa == 2; /* the dot form: its own kernel list, nv counts columns */\n"
                  "    cfg.ukr = find(cfg.dot ? dot : packed, mr, nv, ku, pf); cfg.ukr_direct = packa ? 0 : find(direct, mr, nv, ku, pf);\n"
                  "    cfg.ukr_sweep = packa ? 0 : find(sweep, mr, nv, ku, pf);\n"
-                 "    cfg.ukr_row1 = packa || mr < 2 ? 0 : find(direct, 1, nv, ku, pf);\n"
-                 "    cfg.ukr_row1_sweep = packa || mr < 2 ? 0 : find(sweep, 1, nv, ku, pf);\n"
+                 "    cfg.ukr_row1 = packa || mr < 2 ? 0 : find(row1, mr, nv, ku, pf);\n"
+                 "    cfg.ukr_row1_sweep = packa || mr < 2 ? 0 : find(row1_sweep, mr, nv, ku, pf);\n"
                  "    if (!cfg.ukr || (!packa && (!cfg.ukr_direct || !cfg.ukr_sweep))) return 3;\n"
                  "    if (!packa && mr > 1 && (!cfg.ukr_row1 || !cfg.ukr_row1_sweep)) return 3;\n");
     if (exact) {

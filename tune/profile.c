@@ -114,12 +114,17 @@ void write_probe_prelude(FILE *f, const char *what, const char *header, const ch
             "static const entry direct[] = { TKI_UKR_DIRECT_LIST_F32_%s(E) {0, 0, 0, 0, 0, 0} };\n"
             "static const entry sweep[] = { TKI_UKR_SWEEP_LIST_F32_%s(E) {0, 0, 0, 0, 0, 0} };\n"
             "static const entry dot[] = { TKI_UKR_DOT_LIST_F32_%s(E) {0, 0, 0, 0, 0, 0} };\n"
-            /* found by their decisions: a list holds more kernels than a probe asks for (a direct
-             * tile brings its one-row kernel), so a position in it says nothing */
+            /* each direct kernel on a last row of one, and its sweep (tkm_ukr_direct_row1) */
+            "#define R1(name, mr, nv, ku, pf) {name##_row1, #name \"_row1\", mr, nv, ku, pf},\n"
+            "#define R1S(name, mr, nv, ku, pf) {name##_row1_sweep, #name \"_row1_sweep\", mr, nv, ku, pf},\n"
+            "static const entry row1[] = { TKI_UKR_DIRECT_LIST_F32_%s(R1) {0, 0, 0, 0, 0, 0} };\n"
+            "static const entry row1_sweep[] = { TKI_UKR_DIRECT_LIST_F32_%s(R1S) {0, 0, 0, 0, 0, 0} };\n"
+            /* found by their decisions: a list may hold more kernels than a probe asks for, so a
+             * position in it says nothing */
             "static const entry *find_entry(const entry *e, unsigned mr, unsigned nv, unsigned ku, unsigned pf) {\n"
             "    for (; e->f; e++) if (e->mr == mr && e->nv == nv && e->ku == ku && e->pf == pf) return e;\n"
             "    return 0;\n}\n",
-            isa, isa, isa, isa);
+            isa, isa, isa, isa, isa, isa);
 }
 
 void probe_compile_cmd(const profile_opts *o, const isa_desc *isa, const char *gen_dir, const char *src, const char *bin,

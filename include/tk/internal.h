@@ -192,8 +192,8 @@ typedef struct tki_gemm_cfg {
     char split;              /* 'm' or 'n': the dimension the work partition cuts */
     char order;              /* 'n': row tiles inner (B micro-panel reused from L1), 'm': column tiles inner */
     unsigned dot;            /* 1: ukr is the dot form (vectors along k), nv counts columns; see the driver */
-    tki_ukr_fn ukr_row1;     /* with ukr_direct and mr > 1: the direct kernel of one row and the same columns, which
-                              * runs a last row tile of one row (docs/microkernel.md), or NULL */
+    tki_ukr_fn ukr_row1;     /* with ukr_direct and mr > 1: that kernel's code with m fixed at 1, which runs a last
+                              * row tile of one row (docs/microkernel.md, "A last row of one"), or NULL */
     tki_ukr_fn ukr_row1_sweep; /* its column sweep, or NULL */
 } tki_gemm_cfg;
 

@@ -67,6 +67,11 @@ m4_define(<@tkm_pack_a_name@>, <@tki_pack_a_f32_avx2fma@>)
 m4_define(<@tkm_pack_a_max_mr@>, <@8@>)
 m4_define(<@tkm_ukr_header_end@>, <@#endif /* TK_GEN_UKR_F32_AVX2FMA_H */@>)
 
+m4_dnl # Split sums (tkm_ksplit, gen/tkm.m4): two multiply-adds a cycle, 4-5 cycles each, want 8 chains; at
+m4_dnl # most 12 accumulators leave B's vectors, the broadcast and the masks some of the 16 registers.
+m4_define(<@tkm_ksplit@>, <@8, 12@>)
+m4_define(<@_tkm_avx2_add@>, <@_mm256_add_ps($1, $2)@>)
+
 m4_dnl # one k step (TKM_U of the unrolled group, 1 in the tail); the direct form (TKM_DIRECT 1) reads
 m4_dnl # A in place through row pointers at column p + TKM_U - 1 and masks B
 m4_define(<@_tkm_avx2_step@>, <@        {
@@ -75,7 +80,7 @@ tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@            const __m256 b_<@@>TKM_V = m4_if
 tkm_prefetch_b(m4_eval(TKM_NV * 8))m4_dnl
 tkm_for(<@TKM_I@>, 0, TKM_MR - 1, <@            {
                 const __m256 ai = _mm256_broadcast_ss(m4_ifelse(TKM_DIRECT, 1, <@a_<@@>TKM_I + p + m4_eval(TKM_U - 1)@>, <@a + TKM_I@>));
-tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@                tkm_acc(TKM_I, TKM_V) = _mm256_fmadd_ps(ai, b_<@@>TKM_V, tkm_acc(TKM_I, TKM_V));
+tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@                tkm_kacc(tkm_ksets) = _mm256_fmadd_ps(ai, b_<@@>TKM_V, tkm_kacc(tkm_ksets));
 @>)m4_dnl
             }
 @>)m4_dnl
@@ -133,13 +138,14 @@ m4_dnl # fetch alone, 0.98-1.06x, nor both, 0.82-0.93x in a noisy hour, were wor
 tkm_fetch_c(8, 3)m4_dnl
 tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@    const __m256i k_<@@>TKM_V = tki_mask8_avx2fma(n, m4_eval(TKM_V * 8));
 @>)m4_dnl
-tkm_for(<@TKM_I@>, 0, TKM_MR - 1, <@tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@    __m256 tkm_acc(TKM_I, TKM_V) = _mm256_setzero_ps();
-@>)@>)m4_dnl
+tkm_for(<@TKM_S@>, 0, tkm_ksets - 1, <@tkm_for(<@TKM_I@>, 0, TKM_MR - 1, <@tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@    __m256 tkm_acc_set(TKM_S) = _mm256_setzero_ps();
+@>)@>)@>)m4_dnl
 m4_dnl # vmaskmov loads cost more than plain ones: the direct form masks B only when n < NR
 m4_ifelse(TKM_DIRECT, 1, <@    if (n >= m4_eval(TKM_NV * 8)) {
 _tkm_avx2_loops(0)    } else {
 _tkm_avx2_loops(1)    }
 @>, <@_tkm_avx2_loops(0)@>)m4_dnl
+tkm_kfold(tkm_ksets, <@_tkm_avx2_add@>)m4_dnl
     {
         const __m256 va = _mm256_set1_ps(aux->alpha);
 tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@        const __m256 bias_<@@>TKM_V = aux->bias ? _mm256_maskload_ps(aux->bias + m4_eval(TKM_V * 8), k_<@@>TKM_V) : _mm256_setzero_ps();

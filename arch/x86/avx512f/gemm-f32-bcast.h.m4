@@ -157,6 +157,12 @@ m4_dnl # (NV - 1) * 16 (tkm_ukr_narrow gives fewer columns to a narrower kernel)
 m4_dnl # are whole. Until session 36 a direct tile of several rows loaded every vector through its
 m4_dnl # mask, and in L1 ran at 0.80-0.86 of its packed twin (4x96, 5x80, 6x64; 0.96 for 9x48 and
 m4_dnl # 14x32); with the whole vectors plain and kept in registers, 0.98-1.01 (paired runs, spr).
+m4_dnl # Split sums (tkm_ksplit, gen/tkm.m4): x86 cores issue two multiply-adds a cycle, each 4 cycles
+m4_dnl # from its operands to its sum, so 8 chains keep them busy; at most 24 accumulators leave the B
+m4_dnl # vectors and the broadcast their registers (docs/microkernel.md, "Split sums").
+m4_define(<@tkm_ksplit@>, <@8, 24@>)
+m4_define(<@_tkm_avx512_add@>, <@_tkm_w<@@>_add_ps($1, $2)@>)
+
 m4_define(<@_tkm_avx512_masked_v@>, <@m4_eval(TKM_MASKB && TKM_V == TKM_NV - 1)@>)
 m4_define(<@_tkm_avx512_step@>, <@        {
 tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@            _tkm_vt b_<@@>TKM_V = m4_ifelse(_tkm_avx512_masked_v, 1, <@_tkm_w<@@>_maskz_loadu_ps(k_<@@>TKM_V, b + m4_eval(TKM_V * 16))@>, <@_tkm_w<@@>_loadu_ps(b + m4_eval(TKM_V * 16))@>);
@@ -165,7 +171,7 @@ m4_ifelse(m4_eval(!_tkm_avx512_masked_v && TKM_MR > 1), 1, <@            TKI_KEE
 tkm_prefetch_b(m4_eval(TKM_NV * 16))m4_dnl
 tkm_for(<@TKM_I@>, 0, TKM_MR - 1, <@            {
                 const _tkm_svt ai = _tkm_sw<@@>_set1_ps(_tkm_a_elt);
-tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@                tkm_acc(TKM_I, TKM_V) = _tkm_w<@@>_fmadd_ps(_tkm_sc(ai), b_<@@>TKM_V, tkm_acc(TKM_I, TKM_V));
+tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@                tkm_kacc(tkm_ksets) = _tkm_w<@@>_fmadd_ps(_tkm_sc(ai), b_<@@>TKM_V, tkm_kacc(tkm_ksets));
 @>)m4_dnl
             }
 @>)m4_dnl
@@ -239,8 +245,8 @@ m4_dnl # the accumulators, the k loop and the stores, in the flavour TKM_FL
 m4_define(<@_tkm_avx512_body@>, <@m4_dnl
 m4_dnl # the direct form needs the column masks inside the k loop; the packed form only when storing
 m4_ifelse(TKM_DIRECT, 1, <@_tkm_avx512_masks<@@>@>)m4_dnl
-tkm_for(<@TKM_I@>, 0, TKM_MR - 1, <@tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@    _tkm_vt tkm_acc(TKM_I, TKM_V) = _tkm_w<@@>_setzero_ps();
-@>)@>)m4_dnl
+tkm_for(<@TKM_S@>, 0, tkm_ksets - 1, <@tkm_for(<@TKM_I@>, 0, TKM_MR - 1, <@tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@    _tkm_vt tkm_acc_set(TKM_S) = _tkm_w<@@>_setzero_ps();
+@>)@>)@>)m4_dnl
 m4_dnl # A direct tile masks B only when it is ragged (an h body always: it is whole at one n only, not
 m4_dnl # worth a second loop), and then only its last vector. Masked loads of
 m4_dnl # whole rows cost a one-row tile mask registers (eight masks and the loop's own do not fit in
@@ -258,6 +264,7 @@ m4_ifelse(TKM_DIRECT/TKM_FL, 1/h, <@_tkm_avx512_loops(1)@>, TKM_DIRECT, 1, <@   
 _tkm_avx512_loops(0)    } else {
 _tkm_avx512_loops(1)    }
 @>, <@_tkm_avx512_loops(0)@>)m4_dnl
+tkm_kfold(tkm_ksets, <@_tkm_avx512_add@>)m4_dnl
     {
         const _tkm_svt va = _tkm_sw<@@>_set1_ps(aux->alpha);
 m4_ifelse(TKM_DIRECT, 1, <@@>, <@_tkm_avx512_masks<@@>@>)m4_dnl
