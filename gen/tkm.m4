@@ -219,15 +219,18 @@ m4_define(<@tkm_acc@>, <@c$1_$2@>)
 m4_dnl # Split sums. A k step adds one product into each of a tile's TKM_MR * TKM_NV accumulators, and an
 m4_dnl # accumulator's next multiply-add waits for its last: a tile of fewer accumulators than the core
 m4_dnl # keeps multiply-adds in flight (its issue rate times its latency: CHAINS) runs at its chains'
-m4_dnl # latency, not at the FMA rate. An ISA template that defines tkm_ksplit as `CHAINS, MAXACC' has
+m4_dnl # latency, not at the FMA rate. An ISA template that defines tkm_ksplit as `CHAINS, VREGS, PERV' has
 m4_dnl # such a kernel keep tkm_ksets_for(MR, NV, KU) sets of accumulators: the least power of two that
-m4_dnl # gives CHAINS chains or more, at most KU and at most MAXACC accumulators in all (the registers
-m4_dnl # the template leaves them). Step TKM_U of an unrolled group adds into set (TKM_U - 1) mod SETS
+m4_dnl # gives CHAINS chains or more, at most KU, and no more accumulators than leave the broadcast and
+m4_dnl # PERV registers per vector of B (the vector, and its mask where masks are vectors) a register of
+m4_dnl # the VREGS: a spill in the loop costs more than the chains gain (AVX2's 1x48 in two sets, 12
+m4_dnl # accumulators and 6 B vectors in 16 registers, ran 0.93-0.96x). Step TKM_U of an unrolled group adds into set (TKM_U - 1) mod SETS
 m4_dnl # (tkm_kacc), a tail step into set 0, and after the k loop the sets are added pairwise into set 0
 m4_dnl # (tkm_kfold). The count depends on the kernel alone, so a tile's sums do not depend on the call
 m4_dnl # it serves, and a last row of one runs the tile's own code (tkm_ukr_direct_row1).
-m4_define(<@tkm_ksets_for@>, <@m4_ifdef(<@tkm_ksplit@>, <@_tkm_ksets_from(1, m4_eval($1 * $2), $3, tkm_ksplit)@>, <@1@>)@>)
-m4_define(<@_tkm_ksets_from@>, <@m4_ifelse(m4_eval($2 * $1 < $4 && $1 * 2 <= $3 && $2 * $1 * 2 <= $5), 1, <@_tkm_ksets_from(m4_eval($1 * 2), $2, $3, $4, $5)@>, <@$1@>)@>)
+m4_define(<@tkm_ksets_for@>, <@m4_ifdef(<@tkm_ksplit@>, <@_tkm_ksets_from(1, m4_eval($1 * $2), $3, $2, tkm_ksplit)@>, <@1@>)@>)
+m4_dnl # _tkm_ksets_from(SETS, ACC, KU, NV, CHAINS, VREGS, PERV): SETS doubled while it may be
+m4_define(<@_tkm_ksets_from@>, <@m4_ifelse(m4_eval($2 * $1 < $5 && $1 * 2 <= $3 && $2 * $1 * 2 + $7 * $4 + 1 <= $6), 1, <@_tkm_ksets_from(m4_eval($1 * 2), $2, $3, $4, $5, $6, $7)@>, <@$1@>)@>)
 m4_dnl # tkm_ksets: the sets of the kernel being emitted (TKM_MR, TKM_NV, TKM_KU)
 m4_define(<@tkm_ksets@>, <@tkm_ksets_for(TKM_MR, TKM_NV, TKM_KU)@>)
 m4_dnl # tkm_acc_set(S): accumulator row TKM_I, vector TKM_V of set S (set 0 has tkm_acc's own name)
@@ -235,8 +238,12 @@ m4_define(<@tkm_acc_set@>, <@tkm_acc(TKM_I, TKM_V)<@@>m4_ifelse(<@$1@>, 0, <@@>,
 m4_dnl # tkm_kacc(SETS): the accumulator (row TKM_I, vector TKM_V) that k step TKM_U adds into
 m4_define(<@tkm_kacc@>, <@tkm_acc_set(m4_eval((TKM_U - 1) % ($1)))@>)
 m4_dnl # tkm_kfold(SETS, ADD): statements that add the SETS sets into set 0, halves first; ADD(X, Y) is
-m4_dnl # the template's vector sum (it may read TKM_V)
-m4_define(<@tkm_kfold@>, <@tkm_nargs(<@tkm_kfold@>, 2, $#)_tkm_kfold(m4_eval(($1) / 2), <@$2@>)@>)
+m4_dnl # the template's vector sum (it may read TKM_V). Only after an unrolled step: with k < TKM_KU the
+m4_dnl # other sets hold zeros, and adding them put a vector add on every sum's path for nothing (7x7x7
+m4_dnl # at KU 8, 0.96-0.99x the time before split sums).
+m4_define(<@tkm_kfold@>, <@tkm_nargs(<@tkm_kfold@>, 2, $#)m4_ifelse(m4_eval(($1) > 1), 1, <@    if (k >= TKM_KU) {
+_tkm_kfold(m4_eval(($1) / 2), <@$2@>)    }
+@>)@>)
 m4_define(<@_tkm_kfold@>, <@m4_ifelse(m4_eval($1 >= 1), 1, <@m4_dnl
 tkm_for(<@TKM_S@>, 0, $1 - 1, <@tkm_for(<@TKM_I@>, 0, TKM_MR - 1, <@tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@    tkm_acc_set(TKM_S) = $2(tkm_acc_set(TKM_S), tkm_acc_set(m4_eval(TKM_S + $1)));
 @>)@>)@>)m4_dnl

@@ -67,9 +67,9 @@ m4_define(<@tkm_pack_a_name@>, <@tki_pack_a_f32_avx2fma@>)
 m4_define(<@tkm_pack_a_max_mr@>, <@8@>)
 m4_define(<@tkm_ukr_header_end@>, <@#endif /* TK_GEN_UKR_F32_AVX2FMA_H */@>)
 
-m4_dnl # Split sums (tkm_ksplit, gen/tkm.m4): two multiply-adds a cycle, 4-5 cycles each, want 8 chains; at
-m4_dnl # most 12 accumulators leave B's vectors, the broadcast and the masks some of the 16 registers.
-m4_define(<@tkm_ksplit@>, <@8, 12@>)
+m4_dnl # Split sums (tkm_ksplit, gen/tkm.m4): two multiply-adds a cycle, 4-5 cycles each, want 8 chains; a
+m4_dnl # vector of B takes its mask's register too (vmaskmov masks are vectors).
+m4_define(<@tkm_ksplit@>, <@8, 16, 2@>)
 m4_define(<@_tkm_avx2_add@>, <@_mm256_add_ps($1, $2)@>)
 
 m4_dnl # one k step (TKM_U of the unrolled group, 1 in the tail); the direct form (TKM_DIRECT 1) reads

@@ -158,9 +158,8 @@ m4_dnl # are whole. Until session 36 a direct tile of several rows loaded every 
 m4_dnl # mask, and in L1 ran at 0.80-0.86 of its packed twin (4x96, 5x80, 6x64; 0.96 for 9x48 and
 m4_dnl # 14x32); with the whole vectors plain and kept in registers, 0.98-1.01 (paired runs, spr).
 m4_dnl # Split sums (tkm_ksplit, gen/tkm.m4): x86 cores issue two multiply-adds a cycle, each 4 cycles
-m4_dnl # from its operands to its sum, so 8 chains keep them busy; at most 24 accumulators leave the B
-m4_dnl # vectors and the broadcast their registers (docs/microkernel.md, "Split sums").
-m4_define(<@tkm_ksplit@>, <@8, 24@>)
+m4_dnl # from its operands to its sum, so 8 chains keep them busy (docs/microkernel.md, "Split sums").
+m4_define(<@tkm_ksplit@>, <@8, 32, 1@>)
 m4_define(<@_tkm_avx512_add@>, <@_tkm_w<@@>_add_ps($1, $2)@>)
 
 m4_define(<@_tkm_avx512_masked_v@>, <@m4_eval(TKM_MASKB && TKM_V == TKM_NV - 1)@>)
