@@ -73,7 +73,7 @@ void cand_key(const isa_desc *isa, const cand_l0 *c, unsigned long long kc, char
 }
 
 /* Until session 34 the level-0 probe took its kernel by the candidate's position among those of its
- * form, while the direct list also holds each tile's one-row kernel (since 72db71a): every
+ * form, while the direct list also held each tile's one-row kernel (72db71a to session 60): every
  * direct tile but the first was timed as another kernel (14x2vec direct as 1x16 on spr: 31 GFLOP/s,
  * 131-160 timed right). A measured result now names the function it timed (`timed=`), and one
  * without the name is not used, so it is measured again. (An estimate, evidence=estimated, finds
