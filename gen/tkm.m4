@@ -105,21 +105,26 @@ static TKI_NOINLINE TKM_TARGET void _tkm_sweep_tile<@@>(TKI_UKR_PARAMS)
 }
 @>)m4_dnl
 static inline TKM_TARGET void tkm_ukr_sweep_name($2, $3, $4, $5)(TKI_UKR_PARAMS)
-{
-    const size_t nr = (size_t)$3 * (tkm_vl_f32);
+_tkm_sweep_body($3, _tkm_sweep_tile, m4_ifelse(_tkm_sweep_ool, 1, <@_tkm_sweep_tile@>, <@tkm_ukr_direct_name($2, $3, $4, $5)@>))m4_dnl
+m4_popdef(<@_tkm_sweep_tile@>)m4_popdef(<@_tkm_sweep_ool@>)m4_dnl
+@>)@>)
+
+m4_dnl # _tkm_sweep_body(NV, WHOLE, LAST): a column sweep's body: WHOLE on each whole tile of NV vectors,
+m4_dnl # left to right, then LAST on the ragged tile, if any; each tile's bias from its first column
+m4_define(<@_tkm_sweep_body@>, <@{
+    const size_t nr = (size_t)$1 * (tkm_vl_f32);
     tki_ukr_aux tile = *aux;
     size_t j = 0;
     for (; j + nr <= n; j += nr) {
         tile.bias = aux->bias ? aux->bias + j : NULL;
-        _tkm_sweep_tile<@@>(k, a, b + j, ldb, c + j, ldc, m, nr, &tile);
+        $2<@@>(k, a, b + j, ldb, c + j, ldc, m, nr, &tile);
     }
     if (j < n) {
         tile.bias = aux->bias ? aux->bias + j : NULL;
-        m4_ifelse(_tkm_sweep_ool, 1, <@_tkm_sweep_tile@>, <@tkm_ukr_direct_name($2, $3, $4, $5)@>)<@@>(k, a, b + j, ldb, c + j, ldc, m, n - j, &tile);
+        $3<@@>(k, a, b + j, ldb, c + j, ldc, m, n - j, &tile);
     }
 }
-m4_popdef(<@_tkm_sweep_tile@>)m4_popdef(<@_tkm_sweep_ool@>)m4_dnl
-@>)@>)
+@>)
 
 m4_dnl # tkm_ukr_direct_sweep(EMIT, MR, NV, KU, PF): the direct kernel MRxNV (tkm_ukr_once), its column sweep
 m4_dnl # and its last row of one (tkm_ukr_direct_row1).
@@ -149,15 +154,7 @@ static TKI_UNUSED TKI_FLATTEN TKM_TARGET void tkm_ukr_row1_name($1, $2, $3, $4)(
 }
 /* and on every column tile of one row, each as the kernel's sweep runs it */
 static TKI_UNUSED TKM_TARGET void tkm_ukr_row1_sweep_name($1, $2, $3, $4)(TKI_UKR_PARAMS)
-{
-    const size_t nr = (size_t)$2 * (tkm_vl_f32);
-    tki_ukr_aux tile = *aux;
-    size_t j;
-    for (j = 0; j < n; j += nr) {
-        tile.bias = aux->bias ? aux->bias + j : NULL;
-        tkm_ukr_row1_name($1, $2, $3, $4)(k, a, b + j, ldb, c + j, ldc, m, n - j < nr ? n - j : nr, &tile);
-    }
-}
+_tkm_sweep_body($2, tkm_ukr_row1_name($1, $2, $3, $4), tkm_ukr_row1_name($1, $2, $3, $4))m4_dnl
 @>)@>)@>)
 
 m4_dnl # tkm_ukr_pf_args(NAME, $#, $4): the prefetch distance of a kernel macro called with MR, NV, KU

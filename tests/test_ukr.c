@@ -198,7 +198,7 @@ typedef struct {
     tki_ukr_fn f;
     const char *name;
     unsigned mr, nv, ku, pf;
-    tki_ukr_fn row1; /* the kernel on a last row of one (tkm_ukr_direct_row1) */
+    tki_ukr_fn row1; /* the kernel on a last row of one (<kernel>_row1, gen/tkm.m4) */
 } ukr_entry;
 
 /* Every direct kernel of several rows against its code on a last row tile of one row (ukr_row1, the

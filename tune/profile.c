@@ -114,7 +114,7 @@ void write_probe_prelude(FILE *f, const char *what, const char *header, const ch
             "static const entry direct[] = { TKI_UKR_DIRECT_LIST_F32_%s(E) {0, 0, 0, 0, 0, 0} };\n"
             "static const entry sweep[] = { TKI_UKR_SWEEP_LIST_F32_%s(E) {0, 0, 0, 0, 0, 0} };\n"
             "static const entry dot[] = { TKI_UKR_DOT_LIST_F32_%s(E) {0, 0, 0, 0, 0, 0} };\n"
-            /* each direct kernel on a last row of one, and its sweep (tkm_ukr_direct_row1) */
+            /* each direct kernel on a last row of one, and its sweep (the generator's <kernel>_row1) */
             "#define R1(name, mr, nv, ku, pf) {name##_row1, #name \"_row1\", mr, nv, ku, pf},\n"
             "#define R1S(name, mr, nv, ku, pf) {name##_row1_sweep, #name \"_row1_sweep\", mr, nv, ku, pf},\n"
             "static const entry row1[] = { TKI_UKR_DIRECT_LIST_F32_%s(R1) {0, 0, 0, 0, 0, 0} };\n"

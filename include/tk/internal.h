@@ -315,8 +315,8 @@ static inline int tki_gemm_b_in_place(const tki_gemm_cfg *cfg, const tki_gemm_ar
  * 0.87-0.93x, 1x8x5000 0.87-0.89x, 2x16x5000 0.95-0.96x in one block). They take it all the same:
  * exempt, they ran the row's kc, which the tuner picks on the row's own tile, whose one-tile calls
  * never read it, while the generator cuts the row to tiles of one and two rows (a retune wrote
- * kc 16 on 2..4 x 1..8: 2x8x64 0.41-0.55x). Split sums in such kernels are the fix. The tuner's
- * model and its grid ask here too. */
+ * kc 16 on 2..4 x 1..8: 2x8x64 0.41-0.55x). Their split sums (docs/microkernel.md) since made up
+ * for it: 1x16x5000 2.2-2.3x. The tuner's model and its grid ask here too. */
 static inline int tki_one_tile_whole_k(size_t m, size_t n, size_t mr, size_t nr, int a_direct, int b_direct)
 {
     return m <= mr && n <= nr && a_direct && b_direct;
