@@ -9,7 +9,8 @@
 # configuration is recorded and never chosen; evaluate's ratios to its oracle are at most 1; the
 # probe's cold mode (operands rotated through an arena) times and checks, and a cold run on busy
 # memory is run again and marked; no row has a tile taller than its m range; a malformed shape list
-# is refused with file:line; a row pinned by hand and its note survive a retune. Other CPUs and the
+# is refused with file:line; a row pinned by hand and its note survive a retune, and a grid cell under
+# a pin keeps its own row when a run leaves it unmeasured. Other CPUs and the
 # dry run's plan: tune_retune_cpus.sh.
 # usage: tune_retune.sh TKTUNE TKGEN ROOT WORKDIR
 set -u
@@ -143,6 +144,21 @@ tail -n +$((before + 1)) "$rl" | awk '/ level=full / { n++; for (i = 1; i <= NF;
   bad "retune --rows 5..6 --cols 1..8 measured other shapes or nothing"
 grep -q "^tk-record 1 op=retune cpu=generic run=3 result=done .* rows=5..6 cols=1..8 " "$rl" && ok ||
   bad "the --cols run's record does not name its bands: $(grep op=retune "$rl" | tail -1)"
+# a grid cell wholly under a pinned row, left unmeasured by --rows: its own row beneath the pin keeps
+# the tuner's decisions; the pin's are not its previous row (they were written there, sessions 59-60)
+awk '$1 == "row" && !p && $2 != 7 { print "row 9..12 1..8 * 4x4 1 0 4 8 16 yes n n yes pinned"; p = 1 }
+  { print } $1 == "note" && !q { print "note pinned: 9..12 x 1..8 by hand, for the test"; q = 1 }' "$out" > "$work/pincell.tkt"
+"$tktune" retune --root "$root" --cpu generic --tkgen "$tkgen" --work "$work/w" --log "$work/pincell.log" --out "$work/pincellout.tkt" \
+  --budget 2 --top 1 --max-dim 48 --timeout 5 --shapes "$work/shapes" --sample-ms 0.5 --rows 5..6 --cols 1..8 \
+  --table "$work/pincell.tkt" > "$work/opincell" 2>&1 || bad "retune of a table with a pinned cell failed: $(tail -3 "$work/opincell")"
+beneath() { # beneath TABLE: the decisions of the first row that is not pinned and covers 10 x 5 x 20
+  awk 'function has(r, v,  a) { if (r == "*") return 1; if (split(r, a, "[.][.]") == 1) return v == r + 0
+         return v >= a[1] + 0 && (a[2] == "*" || v <= a[2] + 0) }
+    $1 == "row" && $NF != "pinned" && has($2, 10) && has($3, 5) && has($4, 20) { NF--; $1 = $2 = $3 = $4 = ""; print; exit }' "$1"
+}
+was=$(beneath "$out") now=$(beneath "$work/pincellout.tkt")
+[ -n "$was" ] && [ "$was" = "$now" ] && grep -q '^row  *9\.\.12  *1\.\.8  *\*  *4x4 .* pinned$' "$work/pincellout.tkt" && ok ||
+  bad "the row beneath the pinned 9..12 x 1..8 changed in a run that did not measure it: '$was' -> '$now'"
 
 # killed mid-way: the table stays as it was, and the rerun completes without measuring anything twice
 sum=$(cksum < "$out")
