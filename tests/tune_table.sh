@@ -13,6 +13,22 @@ rm -rf "$work" && mkdir -p "$work"
 log="$work/records.log" out="$work/generic.tkt"
 fp=$("$tktune" candidates --root "$root" --cpu generic | sed -n "s/^records of this code carry \(kernels=[0-9a-f]*\).*/\1/p")
 [ -n "$fp" ] && ok || bad "tktune candidates names no code fingerprint"
+# the fingerprint is the code's, not its prose: in a copy of the sources, comments (C and m4) and
+# indentation edited keep it; a changed token or definition moves it (spr: the AVX-512 template)
+mkdir -p "$work/src" && cp -r "$root/arch" "$root/gen" "$root/templates" "$root/include" "$root/tuning_tables" "$work/src/"
+fpof() { "$tktune" candidates --root "$work/src" --cpu spr | sed -n "s/^records of this code carry kernels=\([0-9a-f]*\).*/\1/p"; }
+t="$work/src/arch/x86/avx512f/gemm-f32-bcast.h.m4" i="$work/src/include/tk/internal.h"
+fp0=$(fpof)
+sed -i 's/^m4_dnl # Split sums/m4_dnl #   Split sums, reworded,/; s|/\* direct form: A rows in place|/* direct form (reworded): A rows in place|' "$t"
+sed -i 's|^/\* tk/internal.h - |/* tk/internal.h, reworded - |; s/^    if (k >= 32)$/        if (k >= 32)/' "$i" "$t"
+fp1=$(fpof)
+sed -i 's/m4_define(<@tkm_ksplit@>, <@8, 32, 1@>)/m4_define(<@tkm_ksplit@>, <@8, 32, 2@>)/' "$t"
+fp2=$(fpof)
+sed -i 's/^#define TKI_B_COPY_MIN_M 512$/#define TKI_B_COPY_MIN_M 513/' "$i"
+fp3=$(fpof)
+[ -n "$fp0" ] && [ "$fp1" = "$fp0" ] && [ "$fp2" != "$fp0" ] && [ -n "$fp2" ] && [ "$fp3" != "$fp2" ] && [ -n "$fp3" ] &&
+  ! cmp -s "$t" "$root/arch/x86/avx512f/gemm-f32-bcast.h.m4" && ok ||
+  bad "fingerprints: original $fp0, prose edited $fp1 (want the same), a definition $fp2 and internal.h's code $fp3 (want others)"
 rec=$("$tktune" machine --root "$root" --cpu generic)
 host=$(echo "$rec" | sed -n 's/^tk-record 1 op=machine cpu=generic host=\([^ ]*\) .*/\1/p')
 [ -n "$host" ] && ok || bad "tktune machine's record names no host"
