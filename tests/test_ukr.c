@@ -32,7 +32,7 @@ static void check_kernel(const char *name, tki_ukr_fn f, size_t mr, size_t nv, s
         ks[nk++] = 2 * ku + 3;
     }
     ks[nk++] = 37;
-    /* deep enough that a kernel's C fetch inside its k loop (tkm_kloop_late) falls between two
+    /* deep enough that a kernel's late C fetch inside its k loop (gen/tkm.m4) falls between two
      * unrolled runs of the loop, for tiles of 4 or more vectors */
     ks[nk++] = 133;
     ms[nm++] = mr;
@@ -164,9 +164,10 @@ static void check_pack_a(const char *name, void (*pack)(const float *, size_t, s
     n_packs++;
 }
 
-/* An ISA's transposing copy (tkm_pack_t_name): dst[p*ds + i] = src[i][p] for rows < `rows`, zero up to
- * mr = 16, and neither the lanes between mr and ds nor anything past the last column written; the
- * columns come 16 at a time, the last block through a mask, so cols runs over its edges. */
+/* An ISA's transposing copy (its template's packing helper): dst[p*ds + i] = src[i][p] for rows
+ * < `rows`, zero up to mr = 16, and neither the lanes between mr and ds nor anything past the last
+ * column written; the columns come 16 at a time, the last block through a mask, so cols runs over
+ * its edges. */
 static void check_pack_t(const char *name, void (*pack)(const float *, size_t, size_t, size_t, size_t, size_t, float *))
 {
     static const size_t colss[] = {1, 3, 7, 15, 16, 17, 31, 33, 40};
