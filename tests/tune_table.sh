@@ -15,7 +15,8 @@ fp=$("$tktune" candidates --root "$root" --cpu generic | sed -n "s/^records of t
 [ -n "$fp" ] && ok || bad "tktune candidates names no code fingerprint"
 # the fingerprint is the code's, not its prose: in a copy of the sources, comments (C and m4) and
 # indentation edited keep it; a changed token or definition moves it (spr: the AVX-512 template)
-mkdir -p "$work/src" && cp -r "$root/arch" "$root/gen" "$root/templates" "$root/include" "$root/tuning_tables" "$work/src/"
+mkdir -p "$work/src/tuning_tables/x86" && cp -r "$root/arch" "$root/gen" "$root/templates" "$root/include" "$work/src/" &&
+  cp "$root/tuning_tables/registry.tkr" "$work/src/tuning_tables/" && cp "$root/tuning_tables/x86/spr.tkt" "$work/src/tuning_tables/x86/"
 fpof() { "$tktune" candidates --root "$work/src" --cpu spr | sed -n "s/^records of this code carry kernels=\([0-9a-f]*\).*/\1/p"; }
 t="$work/src/arch/x86/avx512f/gemm-f32-bcast.h.m4" i="$work/src/include/tk/internal.h"
 fp0=$(fpof)
