@@ -25,6 +25,9 @@ static char g_kernels[32]; /* "kernels=<8 hex digits> ", empty until bound */
  * read it at 0.89-0.90 of 12x16 (session 20). */
 static const char probe_opt[] = "-std=c11 -O3 -falign-functions=64 -falign-loops=64";
 
+/* One FNV-1a step (64 bits). */
+static unsigned long long fnv1a(unsigned long long h, unsigned char c) { return (h ^ c) * 1099511628211ull; }
+
 /* FNV-1a over the code of one source file: C comments, m4 comment lines (`m4_dnl #`) and runs of
  * white space left out, so an edit of the prose alone keeps the fingerprint. Until session 61 the
  * whole text counted, and a review's comment fixes (session 60) made the level-0 records of every
@@ -32,42 +35,30 @@ static const char probe_opt[] = "-std=c11 -O3 -falign-functions=64 -falign-loops
 static unsigned long long hash_code(unsigned long long h, const char *path)
 {
     FILE *f = fopen(path, "rb");
-    int c, at_line = 1, space = 0;
+    char *line = NULL;
+    size_t cap = 0;
+    int in_comment = 0, space = 0;
     if (!f) die("cannot read %s for the record log's code fingerprint", path);
-    while ((c = getc(f)) != EOF) {
-        if (at_line && (c == ' ' || c == '\t')) continue;
-        if (at_line && c == 'm') {
-            /* a line that starts `m4_dnl #` is a comment to its end; any other, code from here */
-            static const char dnl[] = "m4_dnl #";
-            size_t i = 1;
-            while (dnl[i] && (c = getc(f)) == dnl[i]) i++;
-            if (!dnl[i]) {
-                while ((c = getc(f)) != EOF && c != '\n') {
-                }
-                continue;
+    while (getline(&line, &cap, f) >= 0) {
+        const char *p = line;
+        if (!in_comment) {
+            while (*p == ' ' || *p == '\t') p++;
+            if (!strncmp(p, "m4_dnl #", 8)) continue;
+        }
+        for (; *p; p++) {
+            if (in_comment) {
+                if (p[0] == '*' && p[1] == '/') in_comment = 0, p++;
+            } else if (p[0] == '/' && p[1] == '*') {
+                in_comment = 1, space = 1, p++; /* a comment separates what is on either side */
+            } else if (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r') {
+                space = 1;
+            } else {
+                if (space) h = fnv1a(h, ' '), space = 0;
+                h = fnv1a(h, (unsigned char)*p);
             }
-            if (space) h = (h ^ (unsigned char)' ') * 1099511628211ull, space = 0;
-            for (size_t j = 0; j < i; j++) h = (h ^ (unsigned char)dnl[j]) * 1099511628211ull;
-            if (c == EOF) break;
         }
-        at_line = c == '\n';
-        if (c == '/') {
-            const int d = getc(f);
-            if (d == '*') {
-                int prev = 0;
-                while ((c = getc(f)) != EOF && !(prev == '*' && c == '/')) prev = c;
-                space = 1; /* a comment separates what is on either side */
-                continue;
-            }
-            if (d != EOF) ungetc(d, f);
-        }
-        if (c == ' ' || c == '\t' || c == '\n' || c == '\r') {
-            space = 1;
-            continue;
-        }
-        if (space) h = (h ^ (unsigned char)' ') * 1099511628211ull, space = 0;
-        h = (h ^ (unsigned char)c) * 1099511628211ull;
     }
+    free(line);
     fclose(f);
     return h;
 }
@@ -78,7 +69,7 @@ void records_bind_kernels(const isa_desc *isa)
     const char *files[] = {isa->template_path, "gen/tkm.m4", "templates/gemm-f32-blocked.h.m4", "include/tk/internal.h"};
     unsigned long long h = 14695981039346656037ull; /* FNV-1a, 64 bits */
     /* the code a record measured: the templates, compiled with the probes' options */
-    for (const char *s = probe_opt; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ull;
+    for (const char *s = probe_opt; *s; s++) h = fnv1a(h, (unsigned char)*s);
     for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         char path[1100];
         snprintf(path, sizeof path, "%s/%s", g_root, files[i]);
