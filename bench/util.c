@@ -3,6 +3,7 @@
  * spinning thread pool for adapters that split the work themselves. */
 #define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 #include "bench.h"
+#include "cold.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -77,62 +78,9 @@ int tkb_num_cpus(void)
     return n > 0 ? (int)n : 1;
 }
 
-static int read_line(const char *path, char *buf, size_t len)
-{
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return 0;
-    int ok = fgets(buf, (int)len, f) != NULL;
-    fclose(f);
-    if (ok)
-        buf[strcspn(buf, "\n")] = 0;
-    return ok;
-}
+size_t tkb_cache_l2(void) { return (size_t)tkb_host_cache(2); }
 
-/* sysfs writes sizes as "2048K" or "480M". */
-static size_t parse_size(const char *s)
-{
-    char *end;
-    unsigned long long v = strtoull(s, &end, 10);
-    if (*end == 'K' || *end == 'k')
-        v <<= 10;
-    else if (*end == 'M' || *end == 'm')
-        v <<= 20;
-    else if (*end == 'G' || *end == 'g')
-        v <<= 30;
-    return (size_t)v;
-}
-
-/* Largest data or unified cache of cpu0 at `level`, 0 if sysfs does not say. */
-static size_t cache_size(int level)
-{
-    size_t best = 0;
-    for (int i = 0; i < 16; i++) {
-        char path[128], buf[64];
-        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/level", i);
-        if (!read_line(path, buf, sizeof buf))
-            break;
-        int lv = atoi(buf);
-        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/type", i);
-        if (!read_line(path, buf, sizeof buf) || strcmp(buf, "Instruction") == 0)
-            continue;
-        snprintf(path, sizeof path, "/sys/devices/system/cpu/cpu0/cache/index%d/size", i);
-        if (!read_line(path, buf, sizeof buf))
-            continue;
-        size_t sz = parse_size(buf);
-        if (lv == level && sz > best)
-            best = sz;
-    }
-    return best;
-}
-
-size_t tkb_cache_l2(void) { return cache_size(2); }
-
-size_t tkb_cache_llc(void)
-{
-    size_t l3 = cache_size(3);
-    return l3 ? l3 : cache_size(2);
-}
+size_t tkb_cache_llc(void) { return (size_t)tkb_host_llc(); }
 
 size_t tkb_mem_available(void)
 {
@@ -151,8 +99,13 @@ size_t tkb_mem_available(void)
 
 double tkb_loadavg(void)
 {
-    char buf[128];
-    return read_line("/proc/loadavg", buf, sizeof buf) ? atof(buf) : -1.0;
+    FILE *f = fopen("/proc/loadavg", "r");
+    double v = -1.0;
+    if (f) {
+        if (fscanf(f, "%lf", &v) != 1) v = -1.0;
+        fclose(f);
+    }
+    return v;
 }
 
 void tkb_cpu_model(char *buf, size_t len)

@@ -217,6 +217,24 @@ left=$(sed -n 's/^cold measurements disturbed .*: \([0-9]*\)$/\1/p' "$work/o13")
 [ "$busy" -ge 3 ] && [ "$tries" = 0 ] && [ "${left:-0}" -ge $((busy / 3)) ] && ok ||
   bad "disturbed cold runs: $busy records with quiet=no, $tries configurations not run 3 times, $left reported"
 
+# the cold buffer is the bench's (bench/cold.h): 4 x the larger of the table's l3 and this host's
+# last-level cache (its L3, else its L2), 256 MiB to 2 GiB; a record names its size when it is not
+# the 256 MiB every earlier record used (an Emerald Rapids VM's 260 MiB LLC and spr's 64 MiB l3)
+l2=0 l3=0
+for d in /sys/devices/system/cpu/cpu0/cache/index*; do
+  [ -r "$d/size" ] && [ "$(cat "$d/type")" != Instruction ] || continue
+  sz=$(($(sed 's/K$/*1024/; s/M$/*1048576/; s/G$/*1073741824/' "$d/size")))
+  case $(cat "$d/level") in 2) [ "$sz" -gt "$l2" ] && l2=$sz ;; 3) [ "$sz" -gt "$l3" ] && l3=$sz ;; esac
+done
+llc=$(( l3 > 0 ? l3 : l2 ))
+table_l3=$(awk '$1 == "l3_bytes" { print $2 }' "$root/tuning_tables/generic/generic.tkt")
+llc=$(( llc > table_l3 ? llc : table_l3 ))
+arena=$(( 4 * llc < 268435456 ? 268435456 : 4 * llc )); arena=$(( arena > 2147483648 ? 2147483648 : arena ))
+mib=$((arena / 1048576))
+grep -q "slot of the $mib MiB cold buffer" "$work/o13" && ok || bad "cold buffer: want $mib MiB, $(grep 'cold buffer' "$work/o13")"
+if [ "$mib" = 256 ]; then ! grep ' operands=cold ' "$rec" | grep -q ' arena=' && ok || bad "a 256 MiB cold record names its arena"
+else grep ' operands=cold ' "$rec" | grep -v -q " operands=cold arena=${mib}MiB " && bad "a cold record without arena=${mib}MiB" || ok; fi
+
 # a malformed shape list
 printf 'small 7 9 5\nsmall 7 x 5\n' > "$work/shapes"
 if run "$log" "$work/bad.tkt" > "$work/o7" 2>&1; then bad "a malformed shape list was accepted"

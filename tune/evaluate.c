@@ -235,12 +235,13 @@ int evaluate_run(const profile_opts *po, const char *shapes, const isa_desc *isa
                 mnk[tworst_at][0], mnk[tworst_at][1], mnk[tworst_at][2]);
         fprintf(f, "ratios: medians over %d paired rounds of each one's reading against the round's fastest, over the "
                    "oracle's; GFLOP/s: medians of those rounds\n", ROUNDS);
-        fprintf(f, "%s\n", warm ? "every shape measured with its operands in cache (--warm)"
-                                : "* operands cold, as the bench times them (bench/cold.h): A and B from a slot of the "
-                                  "cold buffer further each call");
-        if (!warm)
+        if (warm) fprintf(f, "every shape measured with its operands in cache (--warm)\n");
+        else {
+            fprintf(f, "* operands cold, as the bench times them (bench/cold.h): A and B from a slot of the %.0f MiB cold "
+                       "buffer further each call\n", (double)sp.cold_bytes / (1 << 20));
             fprintf(f, "cold measurements disturbed by other memory traffic in every try (quiet=no in the log): %d\n",
                     shape_noisy());
+        }
         fprintf(f, "the models' picks (calibrated; with default constants):\n");
         for (int s = 0; s < ns; s++) {
             char md[2][96];

@@ -4,6 +4,7 @@
 #define _POSIX_C_SOURCE 200809L
 #include "machine.h"
 #include "profile.h"
+#include "../bench/cold.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -150,7 +151,9 @@ double measure_half_cost(void) { return 1.0; }
 int machine_record(const char *cpu, const cand_caps *k, const char *log, char *line, size_t cap)
 {
     double l2 = measure_read_bw((size_t)(k->l2 / 2), 9), l3 = measure_read_bw((size_t)(k->l3 / 2), 7);
-    unsigned long long big = 4 * k->l3 > (1ull << 30) ? (1ull << 30) : 4 * k->l3;
+    /* memory: the cold measurements' buffer, sized from the host's LLC where it is larger than the
+     * table's (a 256 MiB set for spr's 64 MiB read partly from this VM's 260 MiB LLC) */
+    const unsigned long long llc = tkb_host_llc(), big = tkb_cold_buffer_bytes(llc > k->l3 ? llc : k->l3);
     double dram = measure_read_bw((size_t)big, 5);
     /* the L3's latency over a quarter of it: over half of Zen 5's 32 MiB a random chase read 27-70 ns
      * (the L3 is shared with other tenants, and 16 MiB of random pages is the L2 TLB's whole reach)

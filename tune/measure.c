@@ -234,10 +234,12 @@ static void add_tile(char *list, size_t cap, const char *tile)
     }
 }
 
-/* the bench's cold buffer, for the table's last-level cache */
-static unsigned long long cold_arena(const tkt_table *t)
+/* the bench sizes its buffer from the host's cache, so a probe run here does too */
+unsigned long long shape_cold_bytes(const profile_opts *o, const tkt_table *t)
 {
-    return tkb_cold_buffer_bytes(t->l3 > t->l2 ? t->l3 : t->l2);
+    unsigned long long llc = t->l3 > t->l2 ? t->l3 : t->l2;
+    unsigned long long host = o->run_prefix ? 0 : tkb_host_llc();
+    return tkb_cold_buffer_bytes(host > llc ? host : llc);
 }
 
 int shape_probe_build(shape_probe *p, const profile_opts *o, const isa_desc *isa, const tkt_table *t,
@@ -247,7 +249,7 @@ int shape_probe_build(shape_probe *p, const profile_opts *o, const isa_desc *isa
     static tkt_table cut;
     char cmd[40000], gen[1100], src[1100], sym[40], one[64];
     tiles[0] = direct[0] = dot[0] = 0;
-    p->o = o, p->isa = isa, p->t = t, p->cold_bytes = cold_arena(t);
+    p->o = o, p->isa = isa, p->t = t, p->cold_bytes = shape_cold_bytes(o, t);
     /* the table's rows as tkgen instantiates them, the cut ones included (tkt_short_rows): the
      * framework built below names their kernels */
     cut = *t;
@@ -302,7 +304,7 @@ int exact_probe_build(shape_probe *p, const profile_opts *o, const isa_desc *isa
         et.rows[et.n++] = r;
     }
     et.rows[et.n++] = t->rows[t->n - 1]; /* the catch-all every table ends with */
-    p->o = o, p->isa = isa, p->t = t, p->exact = 1, p->cold_bytes = cold_arena(t);
+    p->o = o, p->isa = isa, p->t = t, p->exact = 1, p->cold_bytes = shape_cold_bytes(o, t);
     snprintf(dir, sizeof dir, "%s/exact-%llux%llux%llu", o->work, m, n, k);
     snprintf(tab, sizeof tab, "%s/table.tkt", dir);
     mkdir(dir, 0777);
@@ -504,20 +506,27 @@ int shape_prior_read(const profile_opts *o, int from_rep, int to_rep)
     return (int)g_nprior;
 }
 
-/* the key of a measurement as the log spells it: decisions, then how it ran */
+/* the key of a measurement as the log spells it: decisions, then how it ran. cold_bytes: the arena
+ * of a cold run (0: warm). Every cold record written before the arena followed the host's cache used
+ * 256 MiB, so that size keeps the plain "operands=cold" and any other is named: a reading through a
+ * buffer the LLC partly holds must not stand for one through memory. */
 static void measure_key(const isa_desc *isa, int exact, const tkt_row *r, unsigned long long m, unsigned long long n,
-                        unsigned long long k, int cold, char *key, size_t cap)
+                        unsigned long long k, unsigned long long cold_bytes, char *key, size_t cap)
 {
     full_key(isa, r, m, n, k, key, cap);
     if (exact) strncat(key, " path=literal", cap - strlen(key) - 1);
-    if (cold) strncat(key, " operands=cold", cap - strlen(key) - 1);
+    if (cold_bytes) strncat(key, " operands=cold", cap - strlen(key) - 1);
+    if (cold_bytes && cold_bytes != 256ull << 20) {
+        size_t len = strlen(key);
+        snprintf(key + len, cap - len, " arena=%lluMiB", cold_bytes >> 20);
+    }
 }
 
 double shape_prior(const isa_desc *isa, int exact, const tkt_row *r, unsigned long long m, unsigned long long n,
-                   unsigned long long k, int cold)
+                   unsigned long long k, unsigned long long cold_bytes)
 {
     char key[512], span[600];
-    measure_key(isa, exact, r, m, n, k, cold, key, sizeof key);
+    measure_key(isa, exact, r, m, n, k, cold_bytes, key, sizeof key);
     int len = snprintf(span, sizeof span, " level=full %s", key);
     const seen_rec *s = slot_in(g_prior, span_hash(span, len < (int)sizeof span ? (size_t)len : sizeof span - 1));
     return s->h ? s->gflops : -1;
@@ -594,7 +603,7 @@ double shape_measure(const shape_probe *p, const tkt_row *r, unsigned long long 
     char *argv[17];
     double gf, have, dram;
     int noisy = 0;
-    measure_key(p->isa, p->exact, r, m, n, k, cold, key, sizeof key);
+    measure_key(p->isa, p->exact, r, m, n, k, cold ? p->cold_bytes : 0, key, sizeof key);
     *fresh = 0;
     if ((have = logged(o, key, rep, &noisy)) >= 0) {
         g_noisy += noisy;

@@ -24,6 +24,10 @@ typedef struct {
     char compile[4096];            /* built with compile 0: the command that compiles it */
 } shape_probe;
 
+/* The arena a cold measurement rotates A and B through (bench/cold.h): sized from the larger of the
+ * table's last-level cache and, when the probes run on this host (no run prefix), the host's. */
+unsigned long long shape_cold_bytes(const profile_opts *o, const tkt_table *t);
+
 /* Generates and compiles the probe; 0 with a message on stderr when that fails. compile 0: all but
  * the compile, whose command is left in p->compile for probes_compile. */
 int shape_probe_build(shape_probe *p, const profile_opts *o, const isa_desc *isa, const tkt_table *t,
@@ -64,10 +68,11 @@ double shape_measure(const shape_probe *p, const tkt_row *r, unsigned long long 
 /* The record-log prior: reads the best rate of every measurement key of this CPU that the runs of
  * repetitions from_rep to to_rep - 1 recorded, quiet, by any code (a fingerprint change keeps the
  * prior); returns how many keys. shape_prior: that rate for configuration r on m x n x k as an
- * exact-shape probe (exact) or the generic one would run it, -1 when no such run recorded it. */
+ * exact-shape probe (exact) or the generic one would run it, with its operands cold through a
+ * cold_bytes arena (0: warm), -1 when no such run recorded it. */
 int shape_prior_read(const profile_opts *o, int from_rep, int to_rep);
 double shape_prior(const isa_desc *isa, int exact, const tkt_row *r, unsigned long long m, unsigned long long n,
-                   unsigned long long k, int cold);
+                   unsigned long long k, unsigned long long cold_bytes);
 /* A cold run reads the memory bandwidth around its timed calls and is run again while that was
  * under 0.8 x the usual (another machine's traffic on a shared host); shape_noisy() counts the cold
  * measurements, this run's and resumed ones, whose every run was so disturbed (record: quiet=no). */

@@ -372,14 +372,14 @@ static int incumbent(const point *p)
  * choice, the twin cut from any candidate that stays (drop_tall needs it), and every candidate
  * those runs did not measure there (a new kernel, a new cell); a candidate left out for
  * o->prior_runs runs has no recent record any more and is measured again. Returns how many. */
-static int prior_cut(point *p, const isa_desc *isa)
+static int prior_cut(point *p, const isa_desc *isa, unsigned long long cold_bytes)
 {
     double pr[MAXC], top = 0;
     for (int j = 0; j < p->nc; j++) {
         double lg = 0;
         pr[j] = 1;
         for (int d = 0; d < p->nsh && pr[j] > 0; d++) {
-            double g = shape_prior(isa, p->exact, &p->cand[j], p->sm[d], p->sn[d], p->sk[d], shape_cold(p, d));
+            double g = shape_prior(isa, p->exact, &p->cand[j], p->sm[d], p->sn[d], p->sk[d], shape_cold(p, d) ? cold_bytes : 0);
             if (g > 0) lg += log(g);
             else pr[j] = -1;
         }
@@ -1099,7 +1099,7 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
     int next_cell, nout = 0, nprior = 0;
     const int run = completed_runs(po->log, po->cpu, &next_cell), rep0 = RUN_REPS * run;
     if (!o->estimated && o->prior_runs > 0 && (nprior = shape_prior_read(po, rep0 - RUN_REPS * o->prior_runs, rep0)) > 0)
-        for (int i = 0; i < np; i++) nout += prior_cut(&pts[i], isa);
+        for (int i = 0; i < np; i++) nout += prior_cut(&pts[i], isa, shape_cold_bytes(po, t));
     phase[2] = tune_now() - t1;
     double planned = 0;
     for (int i = 0; i < np; i++)
