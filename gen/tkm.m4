@@ -83,18 +83,23 @@ m4_dnl # one call runs the kernel on every NR-column tile of n columns, left to 
 m4_dnl # as a call of the kernel on it would (same FMAs in the same order). A one-row tile at shallow kc
 m4_dnl # spent about 22 ns per call, about a tenth of its time (docs/microkernel.md), so a one-row
 m4_dnl # sweep runs its full tiles in an inlined copy of the kernel (EMIT again, always inline) with n
-m4_dnl # the constant NR. Tiles of several rows keep the call: inlined, with n constant GCC turns their
-m4_dnl # masked B loads into memory operands of every row's FMA (4x48 at 4x4096x4096: 0.82x the speed),
-m4_dnl # and with n opaque they still ran 0.91-0.97x (M = 4 decode shapes, alternating runs).
-m4_dnl # (Session 26: with the k loop of tkm_kloop_late GCC inlines 4x48 into its sweep anyway, and the
-m4_dnl # 4-row decode shapes read 0.96-1.00x; a call through an opaque pointer read 0.84-0.85x.)
+m4_dnl # the constant NR. Tiles of several rows call the kernel, except those of a kernel without
+m4_dnl # prefetch (PF 0) for k <= 16: there the call's frame, row pointers and masks, paid per tile,
+m4_dnl # weigh on a few k steps, and the inlined copy sets them up once (session 61, spr, alternating
+m4_dnl # builds, best of 5: 100x1000x8 1.12x, 300x3000x16 1.09x, 64x4096x8 1.04-1.05x; at k 20-24
+m4_dnl # 0.98-1.00x, so not deeper). Prefetching kernels (the decode rows, B streamed from memory) keep
+m4_dnl # the call: inlined too, cold 4-row decode lost in the bench (4x4096x4096 0.86x, 4x11008x4096
+m4_dnl # 0.77x). The copy is the same code, so a tile sums as the kernel does. (Before session 36 the
+m4_dnl # masked B loads of an inlined several-row kernel became FMA memory operands with n constant,
+m4_dnl # 4x48 at 4x4096x4096: 0.82x; its whole vectors are plain loads since.)
 m4_dnl # A template may define tkm_ukr_sweep_out_of_line(MR) as 1 for tiles whose kernel its sweep must
 m4_dnl # call out of line (through a noinline wrapper, NAME_call), whatever GCC's inliner would decide.
 m4_define(<@tkm_ukr_sweep@>, <@tkm_nargs(<@tkm_ukr_sweep@>, 5, $#)m4_ifdef(<@_tkm_have_@>tkm_ukr_sweep_name($2, $3, $4, $5), <@@>,
 <@m4_define(<@_tkm_have_@>tkm_ukr_sweep_name($2, $3, $4, $5))m4_dnl
 m4_pushdef(<@_tkm_sweep_ool@>, m4_ifdef(<@tkm_ukr_sweep_out_of_line@>, <@tkm_ukr_sweep_out_of_line($2)@>, 0))m4_dnl
-m4_pushdef(<@_tkm_sweep_tile@>, m4_ifelse($2, 1, <@tkm_ukr_direct_name($2, $3, $4, $5)<@@>_tile@>, _tkm_sweep_ool, 1, <@tkm_ukr_direct_name($2, $3, $4, $5)<@@>_call@>, <@tkm_ukr_direct_name($2, $3, $4, $5)@>))m4_dnl
-m4_ifelse($2, 1, <@m4_pushdef(<@tkm_ukr_attrs@>, <@TKI_ALWAYS_INLINE @>)m4_dnl
+m4_pushdef(<@_tkm_sweep_shallow@>, m4_eval($2 > 1 && $5 == 0 && !_tkm_sweep_ool))m4_dnl
+m4_pushdef(<@_tkm_sweep_tile@>, m4_ifelse($2, 1, <@tkm_ukr_direct_name($2, $3, $4, $5)<@@>_tile@>, _tkm_sweep_shallow, 1, <@tkm_ukr_direct_name($2, $3, $4, $5)<@@>_tile@>, _tkm_sweep_ool, 1, <@tkm_ukr_direct_name($2, $3, $4, $5)<@@>_call@>, <@tkm_ukr_direct_name($2, $3, $4, $5)@>))m4_dnl
+m4_ifelse(m4_eval($2 == 1 || _tkm_sweep_shallow), 1, <@m4_pushdef(<@tkm_ukr_attrs@>, <@TKI_ALWAYS_INLINE @>)m4_dnl
 $1(_tkm_sweep_tile, $2, $3, $4, 1, $5)m4_dnl
 m4_popdef(<@tkm_ukr_attrs@>)@>)m4_dnl
 m4_ifelse(_tkm_sweep_ool, 1, <@m4_dnl
@@ -105,16 +110,28 @@ static TKI_NOINLINE TKM_TARGET void _tkm_sweep_tile<@@>(TKI_UKR_PARAMS)
 }
 @>)m4_dnl
 static inline TKM_TARGET void tkm_ukr_sweep_name($2, $3, $4, $5)(TKI_UKR_PARAMS)
+m4_ifelse(_tkm_sweep_shallow, 1, <@m4_dnl
+_tkm_sweep_body($3, <@tkm_ukr_direct_name($2, $3, $4, $5)@>, <@tkm_ukr_direct_name($2, $3, $4, $5)@>, _tkm_sweep_tile)m4_dnl
+@>, <@m4_dnl
 _tkm_sweep_body($3, _tkm_sweep_tile, m4_ifelse(_tkm_sweep_ool, 1, <@_tkm_sweep_tile@>, <@tkm_ukr_direct_name($2, $3, $4, $5)@>))m4_dnl
-m4_popdef(<@_tkm_sweep_tile@>)m4_popdef(<@_tkm_sweep_ool@>)m4_dnl
+@>)m4_dnl
+m4_popdef(<@_tkm_sweep_tile@>)m4_popdef(<@_tkm_sweep_shallow@>)m4_popdef(<@_tkm_sweep_ool@>)m4_dnl
 @>)@>)
 
-m4_dnl # _tkm_sweep_body(NV, WHOLE, LAST): a column sweep's body: WHOLE on each whole tile of NV vectors,
-m4_dnl # left to right, then LAST on the ragged tile, if any; each tile's bias from its first column
+m4_dnl # _tkm_sweep_body(NV, WHOLE, LAST[, SHALLOW]): a column sweep's body: WHOLE on each whole tile of NV
+m4_dnl # vectors, left to right (SHALLOW instead when given and k <= 16), then LAST on the ragged tile, if
+m4_dnl # any; each tile's bias from its first column
 m4_define(<@_tkm_sweep_body@>, <@{
     const size_t nr = (size_t)$1 * (tkm_vl_f32);
     tki_ukr_aux tile = *aux;
     size_t j = 0;
+m4_ifelse(<@$4@>, <@@>, <@@>, <@m4_dnl
+    if (k <= 16)
+        for (; j + nr <= n; j += nr) {
+            tile.bias = aux->bias ? aux->bias + j : NULL;
+            $4<@@>(k, a, b + j, ldb, c + j, ldc, m, nr, &tile);
+        }
+@>)m4_dnl
     for (; j + nr <= n; j += nr) {
         tile.bias = aux->bias ? aux->bias + j : NULL;
         $2<@@>(k, a, b + j, ldb, c + j, ldc, m, nr, &tile);
