@@ -121,7 +121,7 @@ int evaluate_run(const profile_opts *po, const char *shapes, const isa_desc *isa
             best.split = 'm';
             model_at[v][s] = same_code_at(cand[s], &n, &best, (double)tkt_crowd_bytes(t), mnk[s]);
         }
-        table_at[s] = same_code_at(cand[s], &n, table_match(t, mnk[s][0], mnk[s][1], mnk[s][2]), (double)tkt_crowd_bytes(t), mnk[s]);
+        table_at[s] = same_code_at(cand[s], &n, table_match(t, mnk[s][0], mnk[s][1], mnk[s][2], 0), (double)tkt_crowd_bytes(t), mnk[s]);
         ncand[s] = n;
         /* one row per distinct tile is enough for the probe's kernel list */
         for (int j = 0; j < n; j++) {

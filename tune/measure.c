@@ -668,10 +668,13 @@ int read_shapes(const char *path, unsigned long long (*mnk)[3], int cap)
 }
 
 
-const tkt_row *table_match(const tkt_table *t, unsigned long long m, unsigned long long n, unsigned long long k)
+const tkt_row *table_match(const tkt_table *t, unsigned long long m, unsigned long long n, unsigned long long k,
+                           int unpinned)
 {
-    for (int i = 0; i < t->n; i++)
-        if (tkt_row_has(&t->rows[i], m, n, k)) return &t->rows[i];
+    /* pass 0 (unpinned only) passes over pinned rows; pass 1 takes the first row that holds it */
+    for (int pass = !unpinned; pass < 2; pass++)
+        for (int i = 0; i < t->n; i++)
+            if ((pass || strcmp(t->rows[i].evidence, "pinned")) && tkt_row_has(&t->rows[i], m, n, k)) return &t->rows[i];
     return &t->rows[t->n - 1];
 }
 

@@ -86,6 +86,12 @@ int shape_check(const shape_probe *p, const tkt_row *r, unsigned long long m, un
  * mnk[]; returns how many, or -1 after a file:line message. */
 int read_shapes(const char *path, unsigned long long (*mnk)[3], int cap);
 
-/* The row of table t that serves m x n x k: the first that matches, as the decision tree does. */
-const tkt_row *table_match(const tkt_table *t, unsigned long long m, unsigned long long n, unsigned long long k);
+/* The row of table t that serves m x n x k: the first that matches, as the decision tree does.
+ * unpinned: the row the shape had from the tuner, the first that holds it with pinned rows passed
+ * over (else the first that holds it). A pinned row shadows the tuner's own row beneath it, and
+ * retune_keep_pinned puts the pins back in front of the new rows; taken as a cell's previous row,
+ * the pin's decisions were written into the row beneath on every retune that left the cell
+ * unmeasured (1025.. x 129..256 x 33..256, sessions 59 and 60). */
+const tkt_row *table_match(const tkt_table *t, unsigned long long m, unsigned long long n, unsigned long long k,
+                           int unpinned);
 #endif

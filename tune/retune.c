@@ -811,18 +811,6 @@ static int check_choices(const shape_probe *sp, const isa_desc *isa, const tkt_t
 static int is_pinned(const tkt_row *r) { return !strcmp(r->evidence, "pinned"); }
 static int is_pinned_note(const char *note) { return !strncmp(note, "pinned", 6); }
 
-/* The row a shape had from the tuner: the first that holds it, pinned rows aside. A pinned row
- * shadows the tuner's own row beneath it, and retune_keep_pinned puts the pins back in front of the
- * new rows; taken as a cell's previous row, the pin's decisions were written into the row beneath on
- * every retune that left the cell unmeasured (1025.. x 129..256 x 33..256, sessions 59 and 60). */
-static const tkt_row *table_match_unpinned(const tkt_table *t, unsigned long long m, unsigned long long n,
-                                           unsigned long long k)
-{
-    for (int i = 0; i < t->n; i++)
-        if (!is_pinned(&t->rows[i]) && tkt_row_has(&t->rows[i], m, n, k)) return &t->rows[i];
-    return table_match(t, m, n, k);
-}
-
 int retune_pinned_notes(const tkt_table *t)
 {
     int n = 0;
@@ -1056,7 +1044,7 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
         /* the model ranks at the top corner's depths */
         double ks[2] = {(double)p->sk[0], (double)p->sk[p->nsh > 1 && p->sm[1] == p->sm[0] && p->sn[1] == p->sn[0]]};
         int nks = ks[1] != ks[0] ? 2 : 1;
-        for (int d = 0; d < p->nsh; d++) add_cand(p, table_match_unpinned(t, p->sm[d], p->sn[d], p->sk[d]));
+        for (int d = 0; d < p->nsh; d++) add_cand(p, table_match(t, p->sm[d], p->sn[d], p->sk[d], 1));
         int want = o->estimated ? 1 : o->topk < MAXC - 1 ? o->topk : MAXC - 1;
         int nb = nml > 0 ? model_best(isa, k, &h, ml, nml, (double)p->sm[0], (double)p->sn[0], ks, nks, p->stream, best, want) : 0;
         for (int j = 0; j < nb; j++) add_cand(p, &best[j]);
@@ -1278,7 +1266,7 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
         tkt_row r = pts[i].cand[pts[i].win];
         if (pts[i].skipped) {
             /* outside --rows or not reached: its exact row, if the table has one, stays as it was */
-            const tkt_row *was = table_match(t, pts[i].sm[0], pts[i].sn[0], pts[i].sk[0]);
+            const tkt_row *was = table_match(t, pts[i].sm[0], pts[i].sn[0], pts[i].sk[0], 0);
             if (tkt_row_is_exact(was) && tkt_row_has(was, pts[i].sm[0], pts[i].sn[0], pts[i].sk[0]))
                 nt.rows[nt.n++] = *was;
             continue;
