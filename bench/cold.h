@@ -31,8 +31,8 @@ static inline unsigned long long tkb_cold_buffer_bytes(unsigned long long llc)
 
 /* The host's largest data or unified cache at `level` (bytes; 0 when sysfs does not say): the bench
  * sizes its cold buffer from it, and so does the tuner when its probes run on this host, because a
- * CPU table's l3 can be smaller than the machine's (a VM on an Emerald Rapids showed 260 MiB against
- * spr's 64, and a 256 MiB buffer left part of B in it). */
+ * CPU table's l3 can be smaller than the machine's (a VM on an Emerald Rapids shows 260 MiB against
+ * spr's 64: until session 62 the bench rotated through 1040 MiB there and the tuner through 256). */
 static inline unsigned long long tkb_host_cache(int level)
 {
     unsigned long long best = 0;

@@ -151,8 +151,8 @@ double measure_half_cost(void) { return 1.0; }
 int machine_record(const char *cpu, const cand_caps *k, const char *log, char *line, size_t cap)
 {
     double l2 = measure_read_bw((size_t)(k->l2 / 2), 9), l3 = measure_read_bw((size_t)(k->l3 / 2), 7);
-    /* memory: the cold measurements' buffer, sized from the host's LLC where it is larger than the
-     * table's (a 256 MiB set for spr's 64 MiB read partly from this VM's 260 MiB LLC) */
+    /* memory: the cold measurements' buffer (bench/cold.h), sized from the host's LLC where it is
+     * larger than the table's, so that the set is past every cache the host reports */
     const unsigned long long llc = tkb_host_llc(), big = tkb_cold_buffer_bytes(llc > k->l3 ? llc : k->l3);
     double dram = measure_read_bw((size_t)big, 5);
     /* the L3's latency over a quarter of it: over half of Zen 5's 32 MiB a random chase read 27-70 ns

@@ -508,8 +508,8 @@ int shape_prior_read(const profile_opts *o, int from_rep, int to_rep)
 
 /* the key of a measurement as the log spells it: decisions, then how it ran. cold_bytes: the arena
  * of a cold run (0: warm). Every cold record written before the arena followed the host's cache used
- * 256 MiB, so that size keeps the plain "operands=cold" and any other is named: a reading through a
- * buffer the LLC partly holds must not stand for one through memory. */
+ * 256 MiB, so that size keeps the plain "operands=cold" and any other is named: a reading through one
+ * buffer does not stand for one through another (the prior and a resumed run read them by key). */
 static void measure_key(const isa_desc *isa, int exact, const tkt_row *r, unsigned long long m, unsigned long long n,
                         unsigned long long k, unsigned long long cold_bytes, char *key, size_t cap)
 {
