@@ -71,9 +71,6 @@ void *tkb_alloc(size_t bytes);                     /* 64-byte aligned, zeroed la
 void tkb_free(void *p);
 void tkb_fill_random(float *x, size_t n, uint64_t seed); /* uniform in [-1, 1), deterministic per seed */
 int tkb_num_cpus(void);                            /* CPUs this process may run on */
-/* Cache sizes in bytes from sysfs (0 when unknown): per-core L2, and the largest (last) level. */
-size_t tkb_cache_l2(void);
-size_t tkb_cache_llc(void);
 size_t tkb_mem_available(void);                    /* MemAvailable from /proc/meminfo, 0 if unknown */
 double tkb_loadavg(void);                          /* 1-minute load average, -1 if unknown */
 void tkb_cpu_model(char *buf, size_t len);         /* "model name" from /proc/cpuinfo */

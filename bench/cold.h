@@ -67,4 +67,13 @@ static inline unsigned long long tkb_host_llc(void)
     unsigned long long l3 = tkb_host_cache(3);
     return l3 ? l3 : tkb_host_cache(2);
 }
+
+/* The cold buffer for a CPU table whose last-level cache is table_llc bytes, on this host (here
+ * nonzero: the measurements run here) or elsewhere (a board through a run prefix, whose caches the
+ * host's sysfs does not describe): the larger of the two caches decides. */
+static inline unsigned long long tkb_cold_buffer_for(unsigned long long table_llc, int here)
+{
+    unsigned long long host = here ? tkb_host_llc() : 0;
+    return tkb_cold_buffer_bytes(host > table_llc ? host : table_llc);
+}
 #endif

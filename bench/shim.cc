@@ -548,8 +548,8 @@ void measure_machine(const Options &o)
     mc.cpu = buf;
     mc.load = tkb_loadavg(); // before we add any load ourselves
     mc.ncpus = tkb_num_cpus();
-    mc.l2 = tkb_cache_l2();
-    mc.llc = tkb_cache_llc();
+    mc.l2 = size_t(tkb_host_cache(2));
+    mc.llc = size_t(tkb_host_llc()); // cold.h: the tuner sizes its cold arena from it too
 
     for (int t : g_rep.threads) {
         const char *isa = "";
@@ -649,7 +649,7 @@ int main(int argc, char **argv)
     if (opt.describe)
         return 0;
 
-    size_t l2 = tkb_cache_l2();
+    size_t l2 = size_t(tkb_host_cache(2));
     for (const Shape &s : g_rep.shapes) {
         bool bw = is_bw_bound(s, l2);
         g_rep.bw_bound.push_back(bw);

@@ -3,7 +3,6 @@
  * spinning thread pool for adapters that split the work themselves. */
 #define _GNU_SOURCE /* sched_getaffinity, CPU_COUNT */
 #include "bench.h"
-#include "cold.h"
 
 #include <errno.h>
 #include <pthread.h>
@@ -77,10 +76,6 @@ int tkb_num_cpus(void)
     long n = sysconf(_SC_NPROCESSORS_ONLN);
     return n > 0 ? (int)n : 1;
 }
-
-size_t tkb_cache_l2(void) { return (size_t)tkb_host_cache(2); }
-
-size_t tkb_cache_llc(void) { return (size_t)tkb_host_llc(); }
 
 size_t tkb_mem_available(void)
 {

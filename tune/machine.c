@@ -153,7 +153,7 @@ int machine_record(const char *cpu, const cand_caps *k, const char *log, char *l
     double l2 = measure_read_bw((size_t)(k->l2 / 2), 9), l3 = measure_read_bw((size_t)(k->l3 / 2), 7);
     /* memory: the cold measurements' buffer (bench/cold.h), sized from the host's LLC where it is
      * larger than the table's, so that the set is past every cache the host reports */
-    const unsigned long long llc = tkb_host_llc(), big = tkb_cold_buffer_bytes(llc > k->l3 ? llc : k->l3);
+    const unsigned long long big = tkb_cold_buffer_for(k->l3, 1);
     double dram = measure_read_bw((size_t)big, 5);
     /* the L3's latency over a quarter of it: over half of Zen 5's 32 MiB a random chase read 27-70 ns
      * (the L3 is shared with other tenants, and 16 MiB of random pages is the L2 TLB's whole reach)

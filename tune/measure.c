@@ -237,9 +237,7 @@ static void add_tile(char *list, size_t cap, const char *tile)
 /* the bench sizes its buffer from the host's cache, so a probe run here does too */
 unsigned long long shape_cold_bytes(const profile_opts *o, const tkt_table *t)
 {
-    unsigned long long llc = t->l3 > t->l2 ? t->l3 : t->l2;
-    unsigned long long host = o->run_prefix ? 0 : tkb_host_llc();
-    return tkb_cold_buffer_bytes(host > llc ? host : llc);
+    return tkb_cold_buffer_for(t->l3 > t->l2 ? t->l3 : t->l2, !o->run_prefix);
 }
 
 int shape_probe_build(shape_probe *p, const profile_opts *o, const isa_desc *isa, const tkt_table *t,
@@ -668,13 +666,15 @@ int read_shapes(const char *path, unsigned long long (*mnk)[3], int cap)
 }
 
 
+int row_pinned(const tkt_row *r) { return !strcmp(r->evidence, "pinned"); }
+
 const tkt_row *table_match(const tkt_table *t, unsigned long long m, unsigned long long n, unsigned long long k,
                            int unpinned)
 {
     /* pass 0 (unpinned only) passes over pinned rows; pass 1 takes the first row that holds it */
     for (int pass = !unpinned; pass < 2; pass++)
         for (int i = 0; i < t->n; i++)
-            if ((pass || strcmp(t->rows[i].evidence, "pinned")) && tkt_row_has(&t->rows[i], m, n, k)) return &t->rows[i];
+            if ((pass || !row_pinned(&t->rows[i])) && tkt_row_has(&t->rows[i], m, n, k)) return &t->rows[i];
     return &t->rows[t->n - 1];
 }
 

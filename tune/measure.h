@@ -94,4 +94,6 @@ int read_shapes(const char *path, unsigned long long (*mnk)[3], int cap);
  * unmeasured (1025.. x 129..256 x 33..256, sessions 59 and 60). */
 const tkt_row *table_match(const tkt_table *t, unsigned long long m, unsigned long long n, unsigned long long k,
                            int unpinned);
+/* 1 for a row the table pins (evidence "pinned"), which retunes keep as it is */
+int row_pinned(const tkt_row *r);
 #endif

@@ -808,7 +808,6 @@ static int check_choices(const shape_probe *sp, const isa_desc *isa, const tkt_t
     return checks;
 }
 
-static int is_pinned(const tkt_row *r) { return !strcmp(r->evidence, "pinned"); }
 static int is_pinned_note(const char *note) { return !strncmp(note, "pinned", 6); }
 
 int retune_pinned_notes(const tkt_table *t)
@@ -823,11 +822,11 @@ int retune_keep_pinned(const tkt_table *old, tkt_table *nt, char *why, size_t ca
     static tkt_row pin[MAXROWS];
     int np = 0, ne = 0, w = 0;
     for (int i = 0; i < old->n; i++)
-        if (is_pinned(&old->rows[i])) pin[np++] = old->rows[i];
+        if (row_pinned(&old->rows[i])) pin[np++] = old->rows[i];
     for (int i = 0; i < nt->n; i++) {
         tkt_row r = nt->rows[i];
         int replaced = 0;
-        if (is_pinned(&r)) snprintf(r.evidence, sizeof r.evidence, "%s", old->source);
+        if (row_pinned(&r)) snprintf(r.evidence, sizeof r.evidence, "%s", old->source);
         for (int j = 0; j < np && tkt_row_is_exact(&r); j++)
             replaced |= tkt_row_is_exact(&pin[j]) && tkt_row_has(&pin[j], r.m.lo, r.n.lo, r.k.lo);
         if (!replaced) nt->rows[w++] = r;
@@ -1086,8 +1085,10 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
      * decides as the interrupted one would have) leave out the candidates far behind */
     int next_cell, nout = 0, nprior = 0;
     const int run = completed_runs(po->log, po->cpu, &next_cell), rep0 = RUN_REPS * run;
-    if (!o->estimated && o->prior_runs > 0 && (nprior = shape_prior_read(po, rep0 - RUN_REPS * o->prior_runs, rep0)) > 0)
-        for (int i = 0; i < np; i++) nout += prior_cut(&pts[i], isa, shape_cold_bytes(po, t));
+    if (!o->estimated && o->prior_runs > 0 && (nprior = shape_prior_read(po, rep0 - RUN_REPS * o->prior_runs, rep0)) > 0) {
+        const unsigned long long cold_bytes = shape_cold_bytes(po, t); /* sysfs, read once */
+        for (int i = 0; i < np; i++) nout += prior_cut(&pts[i], isa, cold_bytes);
+    }
     phase[2] = tune_now() - t1;
     double planned = 0;
     for (int i = 0; i < np; i++)
