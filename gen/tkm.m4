@@ -71,8 +71,10 @@ m4_dnl # MRxNV: the ISA's tkm_ukr_direct_entry_name where it defines one (a kern
 m4_dnl # through a pointer), the kernel itself otherwise.
 m4_define(<@tkm_ukr_direct_ptr@>, <@m4_ifdef(<@tkm_ukr_direct_entry_name@>, <@tkm_ukr_direct_entry_name($1, $2, $3, $4)@>, <@tkm_ukr_direct_name($1, $2, $3, $4)@>)@>)
 
-m4_dnl # tkm_ukr_attrs: attributes between a kernel's qualifiers and its return type; none, except in the
-m4_dnl # inlined tile copy of a column sweep (tkm_ukr_sweep)
+m4_dnl # tkm_ukr_attrs: attributes between a kernel's qualifiers and its return type; none, except in a
+m4_dnl # copy of a kernel (the inlined tile of a column sweep, tkm_ukr_sweep; a last row of one,
+m4_dnl # tkm_ukr_direct_row1). A template gives a kernel its out-of-line body and entry only where they
+m4_dnl # are none: a copy needs neither (a sweep inlines its tile; a last row of one is called itself).
 m4_define(<@tkm_ukr_attrs@>, <@@>)
 
 m4_dnl # tkm_ukr_sweep_name(MR, NV, KU, PF): the column sweep of a direct kernel.
@@ -92,30 +94,41 @@ m4_dnl # the call: inlined too, cold 4-row decode lost in the bench (4x4096x4096
 m4_dnl # 0.77x). The copy is the same code, so a tile sums as the kernel does. (Before session 36 the
 m4_dnl # masked B loads of an inlined several-row kernel became FMA memory operands with n constant,
 m4_dnl # 4x48 at 4x4096x4096: 0.82x; its whole vectors are plain loads since.)
-m4_dnl # A template may define tkm_ukr_sweep_out_of_line(MR) as 1 for tiles whose kernel its sweep must
-m4_dnl # call out of line (through a noinline wrapper, NAME_call), whatever GCC's inliner would decide.
+m4_dnl # The tiles it calls go through the kernel's entry (tkm_ukr_direct_ptr), the function a
+m4_dnl # configuration points to, so that no further copy of the kernel's body is compiled for the
+m4_dnl # sweep: where an ISA gives its kernels an entry and an out-of-line body (x86 AVX-512), the sweep
+m4_dnl # calling the kernel by name had GCC emit the whole kernel once more, out of line, beside that
+m4_dnl # body (session 63: a unit including tk/gemm.h for spr held 98 such copies, 0.6 of its 2.4 MB
+m4_dnl # of code). A template may define tkm_ukr_sweep_out_of_line(MR) as 1 for tiles whose kernel
+m4_dnl # the sweep must call out of line whatever GCC's inliner would decide: a kernel whose entry is
+m4_dnl # the kernel itself is then called through a noinline wrapper (NAME_call).
 m4_define(<@tkm_ukr_sweep@>, <@tkm_nargs(<@tkm_ukr_sweep@>, 5, $#)m4_ifdef(<@_tkm_have_@>tkm_ukr_sweep_name($2, $3, $4, $5), <@@>,
 <@m4_define(<@_tkm_have_@>tkm_ukr_sweep_name($2, $3, $4, $5))m4_dnl
 m4_pushdef(<@_tkm_sweep_ool@>, m4_ifdef(<@tkm_ukr_sweep_out_of_line@>, <@tkm_ukr_sweep_out_of_line($2)@>, 0))m4_dnl
-m4_pushdef(<@_tkm_sweep_shallow@>, m4_eval($2 > 1 && $5 == 0 && !_tkm_sweep_ool))m4_dnl
-m4_pushdef(<@_tkm_sweep_tile@>, m4_ifelse($2, 1, <@tkm_ukr_direct_name($2, $3, $4, $5)<@@>_tile@>, _tkm_sweep_shallow, 1, <@tkm_ukr_direct_name($2, $3, $4, $5)<@@>_tile@>, _tkm_sweep_ool, 1, <@tkm_ukr_direct_name($2, $3, $4, $5)<@@>_call@>, <@tkm_ukr_direct_name($2, $3, $4, $5)@>))m4_dnl
-m4_ifelse(m4_eval($2 == 1 || _tkm_sweep_shallow), 1, <@m4_pushdef(<@tkm_ukr_attrs@>, <@TKI_ALWAYS_INLINE @>)m4_dnl
+m4_dnl # the sweep's whole tiles through an inlined copy: one-row tiles, and shallow ones without prefetch
+m4_pushdef(<@_tkm_sweep_inline@>, m4_eval($2 == 1 || ($5 == 0 && !_tkm_sweep_ool)))m4_dnl
+m4_pushdef(<@_tkm_sweep_tile@>, <@tkm_ukr_direct_name($2, $3, $4, $5)<@@>_tile@>)m4_dnl
+m4_pushdef(<@_tkm_sweep_call@>, m4_ifelse(_tkm_sweep_ool/tkm_ukr_direct_ptr($2, $3, $4, $5), 1/tkm_ukr_direct_name($2, $3, $4, $5),
+  <@tkm_ukr_direct_name($2, $3, $4, $5)<@@>_call@>, <@tkm_ukr_direct_ptr($2, $3, $4, $5)@>))m4_dnl
+m4_ifelse(_tkm_sweep_inline, 1, <@m4_pushdef(<@tkm_ukr_attrs@>, <@TKI_ALWAYS_INLINE @>)m4_dnl
 $1(_tkm_sweep_tile, $2, $3, $4, 1, $5)m4_dnl
 m4_popdef(<@tkm_ukr_attrs@>)@>)m4_dnl
-m4_ifelse(_tkm_sweep_ool, 1, <@m4_dnl
+m4_ifelse(_tkm_sweep_call, tkm_ukr_direct_name($2, $3, $4, $5)<@@>_call, <@m4_dnl
 /* the kernel called out of line, as the template asks for tiles of these rows */
-static TKI_NOINLINE TKM_TARGET void _tkm_sweep_tile<@@>(TKI_UKR_PARAMS)
+static TKI_NOINLINE TKM_TARGET void _tkm_sweep_call<@@>(TKI_UKR_PARAMS)
 {
     tkm_ukr_direct_name($2, $3, $4, $5)(k, a, b, ldb, c, ldc, m, n, aux);
 }
 @>)m4_dnl
 static inline TKM_TARGET void tkm_ukr_sweep_name($2, $3, $4, $5)(TKI_UKR_PARAMS)
-m4_ifelse(_tkm_sweep_shallow, 1, <@m4_dnl
-_tkm_sweep_body($3, <@tkm_ukr_direct_name($2, $3, $4, $5)@>, <@tkm_ukr_direct_name($2, $3, $4, $5)@>, _tkm_sweep_tile)m4_dnl
+m4_ifelse($2, 1, <@m4_dnl
+_tkm_sweep_body($3, _tkm_sweep_tile, _tkm_sweep_call)m4_dnl
+@>, _tkm_sweep_inline, 1, <@m4_dnl
+_tkm_sweep_body($3, _tkm_sweep_call, _tkm_sweep_call, _tkm_sweep_tile)m4_dnl
 @>, <@m4_dnl
-_tkm_sweep_body($3, _tkm_sweep_tile, m4_ifelse(_tkm_sweep_ool, 1, <@_tkm_sweep_tile@>, <@tkm_ukr_direct_name($2, $3, $4, $5)@>))m4_dnl
+_tkm_sweep_body($3, _tkm_sweep_call, _tkm_sweep_call)m4_dnl
 @>)m4_dnl
-m4_popdef(<@_tkm_sweep_tile@>)m4_popdef(<@_tkm_sweep_shallow@>)m4_popdef(<@_tkm_sweep_ool@>)m4_dnl
+m4_popdef(<@_tkm_sweep_call@>)m4_popdef(<@_tkm_sweep_tile@>)m4_popdef(<@_tkm_sweep_inline@>)m4_popdef(<@_tkm_sweep_ool@>)m4_dnl
 @>)@>)
 
 m4_dnl # _tkm_sweep_body(NV, WHOLE, LAST[, SHALLOW]): a column sweep's body: WHOLE on each whole tile of NV
@@ -146,32 +159,35 @@ m4_ifelse(<@$4@>, <@@>, <@@>, <@m4_dnl
 m4_dnl # tkm_ukr_direct_sweep(EMIT, MR, NV, KU, PF): the direct kernel MRxNV (tkm_ukr_once), its column sweep
 m4_dnl # and its last row of one (tkm_ukr_direct_row1).
 m4_define(<@tkm_ukr_direct_sweep@>, <@tkm_nargs(<@tkm_ukr_direct_sweep@>, 5, $#)m4_dnl
-tkm_ukr_once(<@$1@>, $2, $3, $4, 1, $5)tkm_ukr_sweep(<@$1@>, $2, $3, $4, $5)tkm_ukr_direct_row1($2, $3, $4, $5)@>)
+tkm_ukr_once(<@$1@>, $2, $3, $4, 1, $5)tkm_ukr_sweep(<@$1@>, $2, $3, $4, $5)tkm_ukr_direct_row1(<@$1@>, $2, $3, $4, $5)@>)
 
 m4_dnl # tkm_ukr_row1_name(MR, NV, KU, PF), tkm_ukr_row1_sweep_name(MR, NV, KU, PF): the direct kernel MRxNV
 m4_dnl # on a last row tile of one row, and its column sweep (a configuration's ukr_row1, ukr_row1_sweep).
 m4_define(<@tkm_ukr_row1_name@>, <@tkm_ukr_direct_name($1, $2, $3, $4)<@@>_row1@>)
 m4_define(<@tkm_ukr_row1_sweep_name@>, <@tkm_ukr_direct_name($1, $2, $3, $4)<@@>_row1_sweep@>)
-m4_dnl # tkm_ukr_direct_row1(MR, NV, KU, PF): the direct kernel MRxNV's code with m fixed at 1, for a last row
-m4_dnl # tile of one row (docs/microkernel.md, "A last row of one"): the kernel inlined with m == 1, so the
-m4_dnl # rows past it fall away (their FMAs feed no store) and row 0 adds exactly as in the tile, its split
-m4_dnl # sums included. Its calls of narrower kernels (a ragged edge) and of an out-of-line flavour stay calls,
-m4_dnl # computing MR rows there. A one-row kernel is its own.
-m4_define(<@tkm_ukr_direct_row1@>, <@tkm_nargs(<@tkm_ukr_direct_row1@>, 4, $#)m4_ifdef(<@_tkm_have_@>tkm_ukr_row1_name($1, $2, $3, $4), <@@>,
-<@m4_define(<@_tkm_have_@>tkm_ukr_row1_name($1, $2, $3, $4))m4_dnl
-m4_ifelse($1, 1, <@m4_dnl
-#define tkm_ukr_row1_name($1, $2, $3, $4) tkm_ukr_direct_name($1, $2, $3, $4)
-#define tkm_ukr_row1_sweep_name($1, $2, $3, $4) tkm_ukr_sweep_name($1, $2, $3, $4)
+m4_dnl # tkm_ukr_direct_row1(EMIT, MR, NV, KU, PF): the direct kernel MRxNV on a last row tile of one row
+m4_dnl # (docs/microkernel.md, "A last row of one"): a one-row kernel (EMIT with MR 1) that adds exactly as
+m4_dnl # row 0 of the tile does. It keeps the tile's split sums (TKM_SUMS_MR: tkm_ksets counts the tile's
+m4_dnl # accumulators, not its own) and narrows a ragged edge to the tile's narrower kernels, called on
+m4_dnl # one row at their MR rows' cost; the rest of what differs from the tile (fetching C, the k loop
+m4_dnl # without a late fetch, registers) moves no sum. Until session 63 it was the tile's kernel
+m4_dnl # inlined (flatten) with m = 1, leaving the compiler to drop the other rows: the same sums, but
+m4_dnl # a unit calling tk_gemm_f32 for spr took 79 s to compile at -O2 against 68 now (its code 1.95
+m4_dnl # -> 1.76 MB). test_ukr checks every one against its tile on one row, bit for bit. A one-row
+m4_dnl # kernel is its own.
+m4_define(<@tkm_ukr_direct_row1@>, <@tkm_nargs(<@tkm_ukr_direct_row1@>, 5, $#)m4_ifdef(<@_tkm_have_@>tkm_ukr_row1_name($2, $3, $4, $5), <@@>,
+<@m4_define(<@_tkm_have_@>tkm_ukr_row1_name($2, $3, $4, $5))m4_dnl
+m4_ifelse($2, 1, <@m4_dnl
+#define tkm_ukr_row1_name($2, $3, $4, $5) tkm_ukr_direct_name($2, $3, $4, $5)
+#define tkm_ukr_row1_sweep_name($2, $3, $4, $5) tkm_ukr_sweep_name($2, $3, $4, $5)
 @>, <@m4_dnl
-/* the kernel above on a last row tile of one row: its code with m fixed at 1 (gen/tkm.m4) */
-static TKI_UNUSED TKI_FLATTEN TKM_TARGET void tkm_ukr_row1_name($1, $2, $3, $4)(TKI_UKR_PARAMS)
-{
-    (void)m;
-    tkm_ukr_direct_name($1, $2, $3, $4)(k, a, b, ldb, c, ldc, 1, n, aux);
-}
+/* the kernel above on a last row tile of one row, its sums as the tile's row 0 (gen/tkm.m4) */
+m4_pushdef(<@TKM_SUMS_MR@>, $2)m4_pushdef(<@tkm_ukr_attrs@>, <@TKI_UNUSED @>)m4_dnl
+$1(tkm_ukr_row1_name($2, $3, $4, $5), 1, $3, $4, 1, $5)m4_dnl
+m4_popdef(<@tkm_ukr_attrs@>)m4_popdef(<@TKM_SUMS_MR@>)m4_dnl
 /* and on every column tile of one row, each as the kernel's sweep runs it */
-static TKI_UNUSED TKM_TARGET void tkm_ukr_row1_sweep_name($1, $2, $3, $4)(TKI_UKR_PARAMS)
-_tkm_sweep_body($2, tkm_ukr_row1_name($1, $2, $3, $4), tkm_ukr_row1_name($1, $2, $3, $4))m4_dnl
+static TKI_UNUSED TKM_TARGET void tkm_ukr_row1_sweep_name($2, $3, $4, $5)(TKI_UKR_PARAMS)
+_tkm_sweep_body($3, tkm_ukr_row1_name($2, $3, $4, $5), tkm_ukr_row1_name($2, $3, $4, $5))m4_dnl
 @>)@>)@>)
 
 m4_dnl # tkm_ukr_pf_args(NAME, $#, $4): the prefetch distance of a kernel macro called with MR, NV, KU
@@ -184,12 +200,13 @@ m4_dnl # tile that needs fewer vectors goes to the kernel of that many (same row
 m4_dnl # prefetch distance).
 m4_dnl # Masked vectors cost what full ones do: 6x64 at n = 67 computed 128 columns for 67.
 m4_define(<@tkm_ukr_narrow@>, <@tkm_nargs(<@tkm_ukr_narrow@>, 1, $#)_tkm_ukr_narrow_to($1, <@tkm_ukr_name_of@>)@>)
-m4_dnl # _tkm_ukr_narrow_to(LANES, NAMEOF): the same, calling NAMEOF(MR, W, KU, DIRECT, PF)
+m4_dnl # _tkm_ukr_narrow_to(LANES, NAMEOF): the same, calling NAMEOF(MR, W, KU, DIRECT, PF); the MR is the
+m4_dnl # tile's (_tkm_sums_mr) in a last row of one (tkm_ukr_direct_row1)
 m4_define(<@_tkm_ukr_narrow_to@>, <@m4_ifelse(m4_eval(TKM_NV > 1), 1, <@m4_dnl
     if (n <= m4_eval((TKM_NV - 1) * $1)) {
         switch ((n + m4_eval($1 - 1)) / $1) {
         case 0: return; /* no columns: the body would store its whole vectors */
-tkm_for(<@TKM_W@>, 1, TKM_NV - 1, <@        case TKM_W: $2(TKM_MR, TKM_W, TKM_KU, TKM_DIRECT, TKM_PF)(k, a, b, ldb, c, ldc, m, n, aux); return;
+tkm_for(<@TKM_W@>, 1, TKM_NV - 1, <@        case TKM_W: $2(_tkm_sums_mr, TKM_W, TKM_KU, TKM_DIRECT, TKM_PF)(k, a, b, ldb, c, ldc, m, n, aux); return;
 @>)m4_dnl
         default: break;
         }
@@ -245,8 +262,12 @@ m4_dnl # it serves, and a last row of one runs the tile's own code (tkm_ukr_dire
 m4_define(<@tkm_ksets_for@>, <@m4_ifdef(<@tkm_ksplit@>, <@_tkm_ksets_from(1, m4_eval($1 * $2), $3, $2, tkm_ksplit)@>, <@1@>)@>)
 m4_dnl # _tkm_ksets_from(SETS, ACC, KU, NV, CHAINS, VREGS, PERV): SETS doubled while it may be
 m4_define(<@_tkm_ksets_from@>, <@m4_ifelse(m4_eval($2 * $1 < $5 && $1 * 2 <= $3 && $2 * $1 * 2 + $7 * $4 + 1 <= $6), 1, <@_tkm_ksets_from(m4_eval($1 * 2), $2, $3, $4, $5, $6, $7)@>, <@$1@>)@>)
-m4_dnl # tkm_ksets: the sets of the kernel being emitted (TKM_MR, TKM_NV, TKM_KU)
-m4_define(<@tkm_ksets@>, <@tkm_ksets_for(TKM_MR, TKM_NV, TKM_KU)@>)
+m4_dnl # tkm_ksets: the sets of the kernel being emitted (TKM_MR, TKM_NV, TKM_KU); a last row of one
+m4_dnl # (tkm_ukr_direct_row1) keeps its tile's, counted for TKM_SUMS_MR rows (_tkm_sums_mr)
+m4_define(<@tkm_ksets@>, <@tkm_ksets_for(_tkm_sums_mr, TKM_NV, TKM_KU)@>)
+m4_dnl # _tkm_sums_mr: the rows whose accumulators set the split sums and the narrower kernels of the
+m4_dnl # kernel being emitted: TKM_SUMS_MR where a last row of one defines it, TKM_MR otherwise
+m4_define(<@_tkm_sums_mr@>, <@m4_ifdef(<@TKM_SUMS_MR@>, <@TKM_SUMS_MR@>, <@TKM_MR@>)@>)
 m4_dnl # tkm_acc_set(S): accumulator row TKM_I, vector TKM_V of set S (set 0 has tkm_acc's own name)
 m4_define(<@tkm_acc_set@>, <@tkm_acc(TKM_I, TKM_V)<@@>m4_ifelse(<@$1@>, 0, <@@>, <@_s$1@>)@>)
 m4_dnl # tkm_kacc(SETS): the accumulator (row TKM_I, vector TKM_V) that k step TKM_U adds into
