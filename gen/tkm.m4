@@ -108,12 +108,13 @@ m4_pushdef(<@_tkm_sweep_ool@>, m4_ifdef(<@tkm_ukr_sweep_out_of_line@>, <@tkm_ukr
 m4_dnl # the sweep's whole tiles through an inlined copy: one-row tiles, and shallow ones without prefetch
 m4_pushdef(<@_tkm_sweep_inline@>, m4_eval($2 == 1 || ($5 == 0 && !_tkm_sweep_ool)))m4_dnl
 m4_pushdef(<@_tkm_sweep_tile@>, <@tkm_ukr_direct_name($2, $3, $4, $5)<@@>_tile@>)m4_dnl
-m4_pushdef(<@_tkm_sweep_call@>, m4_ifelse(_tkm_sweep_ool/tkm_ukr_direct_ptr($2, $3, $4, $5), 1/tkm_ukr_direct_name($2, $3, $4, $5),
-  <@tkm_ukr_direct_name($2, $3, $4, $5)<@@>_call@>, <@tkm_ukr_direct_ptr($2, $3, $4, $5)@>))m4_dnl
+m4_dnl # the noinline wrapper: where the template asks for a call out of line and the entry is the kernel
+m4_pushdef(<@_tkm_sweep_wrap@>, m4_ifelse(_tkm_sweep_ool/tkm_ukr_direct_ptr($2, $3, $4, $5), 1/tkm_ukr_direct_name($2, $3, $4, $5), 1, 0))m4_dnl
+m4_pushdef(<@_tkm_sweep_call@>, m4_ifelse(_tkm_sweep_wrap, 1, <@tkm_ukr_direct_name($2, $3, $4, $5)<@@>_call@>, <@tkm_ukr_direct_ptr($2, $3, $4, $5)@>))m4_dnl
 m4_ifelse(_tkm_sweep_inline, 1, <@m4_pushdef(<@tkm_ukr_attrs@>, <@TKI_ALWAYS_INLINE @>)m4_dnl
 $1(_tkm_sweep_tile, $2, $3, $4, 1, $5)m4_dnl
 m4_popdef(<@tkm_ukr_attrs@>)@>)m4_dnl
-m4_ifelse(_tkm_sweep_call, tkm_ukr_direct_name($2, $3, $4, $5)<@@>_call, <@m4_dnl
+m4_ifelse(_tkm_sweep_wrap, 1, <@m4_dnl
 /* the kernel called out of line, as the template asks for tiles of these rows */
 static TKI_NOINLINE TKM_TARGET void _tkm_sweep_call<@@>(TKI_UKR_PARAMS)
 {
@@ -128,7 +129,7 @@ _tkm_sweep_body($3, _tkm_sweep_call, _tkm_sweep_call, _tkm_sweep_tile)m4_dnl
 @>, <@m4_dnl
 _tkm_sweep_body($3, _tkm_sweep_call, _tkm_sweep_call)m4_dnl
 @>)m4_dnl
-m4_popdef(<@_tkm_sweep_call@>)m4_popdef(<@_tkm_sweep_tile@>)m4_popdef(<@_tkm_sweep_inline@>)m4_popdef(<@_tkm_sweep_ool@>)m4_dnl
+m4_popdef(<@_tkm_sweep_call@>)m4_popdef(<@_tkm_sweep_wrap@>)m4_popdef(<@_tkm_sweep_tile@>)m4_popdef(<@_tkm_sweep_inline@>)m4_popdef(<@_tkm_sweep_ool@>)m4_dnl
 @>)@>)
 
 m4_dnl # _tkm_sweep_body(NV, WHOLE, LAST[, SHALLOW]): a column sweep's body: WHOLE on each whole tile of NV
