@@ -268,10 +268,12 @@ static void emit_tiles(FILE *f, const isa_desc *d, const tile *ts, int n, const 
     if (list) fprintf(f, "\n/* %s */\n#define %s_%s(X) m4_dnl\n", comment, list, d->name);
     for (int j = 0; j < n; j++) {
         unsigned nv = d->vla || cols ? ts[j].nr : ts[j].nr / d->lanes;
+        char pf[8];
+        tkt_pf_text(ts[j].pf, pf); /* m4 takes the table's token (the kernel name's suffix), C the number */
         if (list)
-            fprintf(f, "    X(%s(%u, %u, %u, %u), %u, %u, %u, %u) m4_dnl\n", macro, ts[j].mr, nv, ts[j].ku, ts[j].pf, ts[j].mr,
+            fprintf(f, "    X(%s(%u, %u, %u, %s), %u, %u, %u, %u) m4_dnl\n", macro, ts[j].mr, nv, ts[j].ku, pf, ts[j].mr,
                     nv, ts[j].ku, ts[j].pf);
-        else if (ts[j].pf) fprintf(f, "%s(%u, %u, %u, %u)\n", macro, ts[j].mr, nv, ts[j].ku, ts[j].pf);
+        else if (ts[j].pf) fprintf(f, "%s(%u, %u, %u, %s)\n", macro, ts[j].mr, nv, ts[j].ku, pf);
         else fprintf(f, "%s(%u, %u, %u)\n", macro, ts[j].mr, nv, ts[j].ku);
     }
 }
@@ -428,9 +430,10 @@ static void build(project *p, const char *cpus_csv, const char *deflt, const cha
             /* a dot tile's NR is its columns */
             unsigned nv = d->vla || w->packa == TKT_DOT ? w->nr : w->nr / d->lanes;
             unsigned long long nc_units = d->vla ? w->nc / w->nr : w->nc / w->nr; /* NR panels per nc */
-            fprintf(f, "tkm_gemm_config(%d, %u, %u, %u, %llu, %llu, %llu, %d, %c, %c, %d, %s, %s:%d, %u)\n", j, w->mr, nv,
+            char pf[8];
+            fprintf(f, "tkm_gemm_config(%d, %u, %u, %u, %llu, %llu, %llu, %d, %c, %c, %d, %s, %s:%d, %s)\n", j, w->mr, nv,
                     w->ku, w->mc, nc_units, w->kc, w->packb, w->split, w->order, w->packa, w->evidence, rel(t->path), w->line,
-                    w->pf);
+                    tkt_pf_text(w->pf, pf));
         }
         {
             fprintf(f, "tkm_gemm_select_begin\n");
@@ -454,9 +457,10 @@ static void build(project *p, const char *cpus_csv, const char *deflt, const cha
         fprintf(f, "tkm_gemm_exact_begin\n");
         for (int j = 0; j < t->n; j++) {
             const tkt_row *w = &t->rows[j];
+            char pf[8];
             if (tkt_row_is_exact(w))
-                fprintf(f, "tkm_gemm_exact(%d, %llu, %llu, %llu, %u, %u, %u, %d, %u)\n", j, w->m.lo, w->n.lo, w->k.lo, w->mr,
-                        d->vla || w->packa == TKT_DOT ? w->nr : w->nr / d->lanes, w->ku, w->packa, w->pf);
+                fprintf(f, "tkm_gemm_exact(%d, %llu, %llu, %llu, %u, %u, %u, %d, %s)\n", j, w->m.lo, w->n.lo, w->k.lo, w->mr,
+                        d->vla || w->packa == TKT_DOT ? w->nr : w->nr / d->lanes, w->ku, w->packa, tkt_pf_text(w->pf, pf));
         }
         fprintf(f, "tkm_gemm_exact_end\n");
         fprintf(f, "tkm_gemm_entry\n");
@@ -670,9 +674,11 @@ int main(int argc, char **argv)
             snprintf(buf, sizeof buf, "%s", csv);
             for (char *save = NULL, *it = strtok_r(buf, ",", &save); it; it = strtok_r(NULL, ",", &save)) {
                 unsigned mr, nv, ku, pf = 0;
-                int got = sscanf(it, "%ux%ux%up%u", &mr, &nv, &ku, &pf);
-                if ((got != 3 && got != 4) || !mr || !nv || !ku || ku > 16 || mr > 64 || pf > 64)
-                    die("bad tile '%s' (want MRxNVxKU or MRxNVxKUpPF, NV in vectors)", it);
+                int used = 0;
+                int got = sscanf(it, "%ux%ux%u%n", &mr, &nv, &ku, &used);
+                if (got != 3 || !mr || !nv || !ku || ku > 16 || mr > 64 ||
+                    (it[used] && (it[used] != 'p' || !tkt_pf_parse(it + used + 1, &pf))))
+                    die("bad tile '%s' (want MRxNVxKU or MRxNVxKUpPF, NV in vectors, PF as the table's pf column)", it);
                 if (pf && !d->prefetch) die("tile %s: ISA %s has no prefetching kernels", it, d->name);
                 if (tile_vregs(d, mr, nv) > d->vregs) die("tile %s needs more than the %u registers of %s", it, d->vregs, d->name);
                 if (pass) nd = tile_add(dl, nd, mr, d->vla ? nv : nv * d->lanes, ku, pf);

@@ -86,6 +86,22 @@ int parse_uint(const char *s, unsigned long long *out)
     return 1;
 }
 
+int tkt_pf_parse(const char *s, unsigned *pf)
+{
+    unsigned long long v;
+    const int along = *s == 'n';
+    if (!parse_uint(s + along, &v) || v > 64 || (along && !v)) return 0;
+    *pf = along ? TKT_PF_ALONG | (unsigned)v : (unsigned)v;
+    return 1;
+}
+
+char *tkt_pf_text(unsigned pf, char *buf)
+{
+    if (pf & TKT_PF_ALONG) snprintf(buf, 8, "n%u", pf & ~TKT_PF_ALONG);
+    else snprintf(buf, 8, "%u", pf);
+    return buf;
+}
+
 /* ---- ISA descriptor ---- */
 
 /* The index of the line's first token in the NULL-ended `keys`; -1 (reported) when unknown. */
@@ -632,10 +648,10 @@ int parse_table(const char *path, const isa_desc *isa, tkt_table *t)
             snprintf(w->evidence, sizeof w->evidence, "%s", f[10]);
             if (!strcmp(f[11], "m") || !strcmp(f[11], "n")) w->order = f[11][0];
             else ok = 0, err_at(path, r.line, "order must be m or n");
-            if (!parse_uint(f[TKT_COL_PF], &v) || v > 64) ok = 0, err_at(path, r.line, "pf must be 0..64 (B rows prefetched ahead)");
-            else w->pf = (unsigned)v;
+            if (!tkt_pf_parse(f[TKT_COL_PF], &w->pf))
+                ok = 0, err_at(path, r.line, "pf must be 0..64 (B rows prefetched ahead) or n1..n64 (lines along the row)");
             if (ok && w->pf && !isa->prefetch)
-                ok = 0, err_at(path, r.line, "pf %u needs kernels that prefetch, which ISA %s does not provide", w->pf, isa->name);
+                ok = 0, err_at(path, r.line, "pf %s needs kernels that prefetch, which ISA %s does not provide", f[TKT_COL_PF], isa->name);
             if (ok && !w->packa && !isa->direct)
                 ok = 0, err_at(path, r.line, "packa no needs the direct kernel form, which ISA %s does not provide", isa->name);
             if (ok && w->packa == TKT_DOT && (w->pf || !w->packb))
@@ -907,14 +923,14 @@ int write_table(FILE *f, const tkt_table *t, const isa_desc *isa)
     fprintf(f, "columns      m       n       k       tile    ku  pf  mc    nc     kc     packb  split  order  packa  evidence\n");
     for (int i = 0; i < t->n; i++) {
         const tkt_row *w = &t->rows[i];
-        char tile[64], nc[64];
+        char tile[64], nc[64], pf[8];
         snprintf(tile, sizeof tile, "%ux%u%s", w->mr, w->nr, w->packa == TKT_DOT ? "" : v);
         snprintf(nc, sizeof nc, "%llu%s", w->nc, v);
         fprintf(f, "row          ");
         write_range(f, &w->m);
         write_range(f, &w->n);
         write_range(f, &w->k);
-        fprintf(f, "%-7s %-3u %-3u %-5llu %-6s %-6llu %-6s %-6c %-6c %-6s %s\n", tile, w->ku, w->pf, w->mc, nc, w->kc,
+        fprintf(f, "%-7s %-3u %-3s %-5llu %-6s %-6llu %-6s %-6c %-6c %-6s %s\n", tile, w->ku, tkt_pf_text(w->pf, pf), w->mc, nc, w->kc,
                 w->packb ? "yes" : "no", w->split, w->order, w->packa == TKT_DOT ? "dot" : w->packa ? "yes" : "no", w->evidence);
     }
     return ferror(f) ? 0 : 1;

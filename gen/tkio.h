@@ -14,6 +14,12 @@
 #define TK_SIZE_INF ((unsigned long long)-1)
 #define TKT_MAX_NOTES 12 /* `note` lines a table holds (four are a retune's own, the rest pinned rows' reasons) */
 #define TKT_DOT 2 /* tkt_row.packa of a dot-form row */
+/* tkt_row.pf of a kernel that prefetches B along the row it reads, L lines (1..64) ahead, into L2: the
+ * table writes it nL, where a plain number is B rows ahead of the k step, into L1. Where a several-row
+ * tile streams B from memory column tile by column tile, its rows are kc separate streams, more than
+ * the hardware prefetchers follow; fetching each row a few tiles ahead keeps them all going
+ * (docs/microkernel.md, "Prefetching B"). */
+#define TKT_PF_ALONG 256u
 
 extern int n_errors;        /* errors reported so far */
 extern const char *g_root;  /* the source tree: arch/, tuning_tables/, templates/, gen/ */
@@ -62,7 +68,9 @@ typedef struct {
 typedef struct {
     range m, n, k;
     unsigned mr, nr, ku;            /* nr: lanes for fixed-width ISAs, vectors for VLA (nr_v) */
-    unsigned pf;                    /* B rows the kernel prefetches ahead of its k step; 0: none */
+    unsigned pf;                    /* how the kernel prefetches B: 0 not at all; 1..64 that many rows ahead of
+                                     * its k step; TKT_PF_ALONG | L further along the row it reads
+                                     * (tkt_pf_parse) */
     unsigned long long mc, nc, kc;  /* nc in the same unit as nr */
     int packb;                      /* 0 no, 1 yes */
     int packa;                      /* 0: A read in place by the direct kernel form; 1 packed; TKT_DOT:
@@ -99,6 +107,10 @@ void die(const char *fmt, ...);
 int reader_open(reader *r, const char *path);
 int reader_next(reader *r);
 int parse_uint(const char *s, unsigned long long *out);
+/* a pf token of a table or record: 0..64 (rows ahead) or nL (L 1..64 lines along the row); 1 when valid */
+int tkt_pf_parse(const char *s, unsigned *pf);
+/* the token of pf, into buf (at least 8 chars); returns buf */
+char *tkt_pf_text(unsigned pf, char *buf);
 int parse_isa(const char *path, isa_desc *d);
 int parse_registry(const char *path, registry *g);
 const reg_row *reg_find(const registry *g, const char *cpu);

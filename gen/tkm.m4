@@ -106,7 +106,7 @@ m4_define(<@tkm_ukr_sweep@>, <@tkm_nargs(<@tkm_ukr_sweep@>, 5, $#)m4_ifdef(<@_tk
 <@m4_define(<@_tkm_have_@>tkm_ukr_sweep_name($2, $3, $4, $5))m4_dnl
 m4_pushdef(<@_tkm_sweep_ool@>, m4_ifdef(<@tkm_ukr_sweep_out_of_line@>, <@tkm_ukr_sweep_out_of_line($2)@>, 0))m4_dnl
 m4_dnl # the sweep's whole tiles through an inlined copy: one-row tiles, and shallow ones without prefetch
-m4_pushdef(<@_tkm_sweep_inline@>, m4_eval($2 == 1 || ($5 == 0 && !_tkm_sweep_ool)))m4_dnl
+m4_pushdef(<@_tkm_sweep_inline@>, m4_eval($2 == 1 || (m4_ifelse($5, 0, 1, 0) && !_tkm_sweep_ool)))m4_dnl
 m4_pushdef(<@_tkm_sweep_tile@>, <@tkm_ukr_direct_name($2, $3, $4, $5)<@@>_tile@>)m4_dnl
 m4_dnl # the noinline wrapper: where the template asks for a call out of line and the entry is the kernel
 m4_pushdef(<@_tkm_sweep_wrap@>, m4_ifelse(_tkm_sweep_ool/tkm_ukr_direct_ptr($2, $3, $4, $5), 1/tkm_ukr_direct_name($2, $3, $4, $5), 1, 0))m4_dnl
@@ -216,18 +216,25 @@ tkm_for(<@TKM_W@>, 1, TKM_NV - 1, <@        case TKM_W: $2(_tkm_sums_mr, TKM_W, 
 @>)@>)
 
 m4_dnl # tkm_prefetch_b(FLOATS): inside a k step, a prefetch of each 64-byte line of the FLOATS floats of
-m4_dnl # B that the step TKM_PF steps later reads (B rows are ldb apart); nothing when TKM_PF is 0. Where B
-m4_dnl # streams from memory, the loads of a many-row tile wait behind its FMAs, and the FMAs of a few
-m4_dnl # k steps fill the scheduler: few B lines are in flight. A prefetch retires without waiting, so
-m4_dnl # it keeps the misses going (docs/microkernel.md). The last float's line is fetched too: where ldb
+m4_dnl # B that the step TKM_PF steps later reads (B rows are ldb apart), into L1; where TKM_PF is nL (the
+m4_dnl # table's token), of the FLOATS floats L lines further along the row this step reads, into L2;
+m4_dnl # nothing when TKM_PF is 0. Where B streams from memory, the loads of a many-row tile wait behind
+m4_dnl # its FMAs, and the FMAs of a few k steps fill the scheduler: few B lines are in flight. A prefetch
+m4_dnl # retires without waiting, so it keeps the misses going (docs/microkernel.md). Along the row, each
+m4_dnl # of the kc rows a column sweep interleaves is fetched a few tiles ahead, as a lone stream would
+m4_dnl # be by the hardware (on a Zen 4, 16x4096x4096 cold: 4x96 pf 8 kc 512 ran 44-52 GFLOP/s, n32
+m4_dnl # 68-75; into L1 the lines evicted the tile's own). The last float's line is fetched too: where ldb
 m4_dnl # is no multiple of 16 the rows are not 64-byte aligned, and FLOATS floats span one line more
 m4_dnl # than FLOATS / 16; left to a demand miss on every row, that line halved the rate (3x725x1448 cold
 m4_dnl # on the Zen 5, 4x48 pf 8 kc 1024: 23 GFLOP/s, against 50 at n = 720). Only then: on aligned
 m4_dnl # rows it is the line before it again (4x4096x4096 read 0.87x with it issued anyway, once).
-m4_define(<@tkm_prefetch_b@>, <@tkm_nargs(<@tkm_prefetch_b@>, 1, $#)m4_ifelse(TKM_PF, 0, <@@>, <@m4_dnl
-tkm_for(<@TKM_PFO@>, 0, ($1 - 1) / 16, <@            __builtin_prefetch((const char *)(b + TKM_PF * ldb + m4_eval(TKM_PFO * 16)), 0, 3);
-@>)            if ((uintptr_t)(b + TKM_PF * ldb) & 63) __builtin_prefetch((const char *)(b + TKM_PF * ldb + m4_eval($1 - 1)), 0, 3);
-@>)@>)
+m4_define(<@tkm_prefetch_b@>, <@tkm_nargs(<@tkm_prefetch_b@>, 1, $#)m4_ifelse(TKM_PF, 0, <@@>, m4_substr(TKM_PF, 0, 1), n,
+<@_tkm_prefetch_b_at(m4_eval(m4_substr(TKM_PF, 1) * 16), 2, $1)@>, <@_tkm_prefetch_b_at(<@TKM_PF * ldb@>, 3, $1)@>)@>)
+m4_dnl # _tkm_prefetch_b_at(OFFSET, LOCALITY, FLOATS): the prefetches of tkm_prefetch_b, FLOATS floats at b + OFFSET
+m4_define(<@_tkm_prefetch_b_at@>, <@m4_dnl
+tkm_for(<@TKM_PFO@>, 0, ($3 - 1) / 16, <@            __builtin_prefetch((const char *)(b + $1 + m4_eval(TKM_PFO * 16)), 0, $2);
+@>)            if ((uintptr_t)(b + $1) & 63) __builtin_prefetch((const char *)(b + $1 + m4_eval($3 - 1)), 0, $2);
+@>)
 
 m4_dnl # tkm_fetch_c(LANES, LOCALITY): statements that fetch the lines of the tile's m rows of C (TKM_NV
 m4_dnl # vectors of LANES floats each), `__builtin_prefetch` LOCALITY 3 into L1, 2 into L2, for a kernel that

@@ -8,6 +8,7 @@
  * is its own (none unless set). A half-width last vector (where the core runs it at half the cost)
  * lowers the time of exactly the tiles whose last vector it fits, and keeps the time monotonic in n. */
 #include "../tune/model.h"
+#include "../gen/tkio.h" /* TKT_PF_ALONG */
 #include "tktest.h"
 
 int main(void)
@@ -94,6 +95,8 @@ int main(void)
          * that prefetch and those that do not */
         model_config d = {4, 96, 512, 4, 768, 150.0, 0, 0, 1, 'n', 16, 0, 1, 0}, dpf = d;
         dpf.pf = 8;
+        model_config dal = d; /* prefetching 32 lines along the rows instead */
+        dal.pf = TKT_PF_ALONG | 32;
         for (int a = 0; a < ns; a++)
             for (int b = 0; b < ns; b++) {
                 double m = sizes[a], n = sizes[b], k = 4096, t = model_time(&h, &d, m, n, k);
@@ -101,9 +104,14 @@ int main(void)
                 hot.cold = 0;
                 TKT_CHECK(model_time(&h, &hot, m, n, k) <= t, "%gx%gx%g: faster with the operands in memory", m, n, k);
                 TKT_CHECK(model_time(&h, &dpf, m, n, k) <= t, "%gx%gx%g: prefetching made it slower", m, n, k);
+                TKT_CHECK(model_time(&h, &dal, m, n, k) <= t, "%gx%gx%g: prefetching along the rows made it slower", m, n, k);
             }
         double t = model_time(&h, &d, 4, 4096, 4096), tpf = model_time(&h, &dpf, 4, 4096, 4096);
         TKT_CHECK(tpf < 0.9 * t, "4x4096x4096 at kc 512 past %g streams: prefetching %g of plain", h.streams, tpf / t);
+        /* along the rows all kc rows are in flight: as fast as a lone stream (the rows-ahead twin, 8 rows
+         * of the tile, keeps fewer) */
+        const double tal = model_time(&h, &dal, 4, 4096, 4096);
+        TKT_CHECK(tal <= tpf && tal < 0.9 * t, "4x4096x4096 at kc 512: along the rows %g of plain, rows ahead %g", tal / t, tpf / t);
         /* a B no wider than the tile is its rows back to back: one stream, whatever the depth, so
          * the stream limit must not make a deep block dearer than a shallow one */
         model_config deep = d, shallow = d;

@@ -1,6 +1,7 @@
 /* Table round trip (the tuner writes tables with gen/tkio.c's write_table): every committed table is
  * parsed, written, parsed again and compared field by field, and written a second time byte for byte
- * equal to the first. A table without the optional pf column reads as pf 0 and is written with it. */
+ * equal to the first. A table without the optional pf column reads as pf 0 and is written with it; the pf
+ * tokens (rows ahead, nL along the row) read and write back alike. */
 #include "../gen/tkio.h"
 #include "tktest.h"
 
@@ -76,6 +77,35 @@ int main(int argc, char **argv)
         t2.rows[0].kc--;
         t2.rows[0].pf ^= 1;
         TKT_CHECK(!same_table(&t1, &t2), "%s: comparison missed a changed pf", c->cpu);
+        /* a row prefetching along the rows reads back as it was written, as nL */
+        if (isa->prefetch) {
+            t1.rows[0].pf = TKT_PF_ALONG | 32;
+            f = fopen(path1, "w");
+            TKT_CHECK(f && write_table(f, &t1, isa) && fclose(f) == 0, "%s: cannot write %s", c->cpu, path1);
+            TKT_CHECK(parse_table(path1, isa, &t2) && same_table(&t1, &t2) && t2.rows[0].pf == (TKT_PF_ALONG | 32),
+                      "%s: a row with pf n32 does not read back", c->cpu);
+            const char *a = slurp_file(path1);
+            TKT_CHECK(a && strstr(a, " n32 "), "%s: pf along the row is not written as n32", c->cpu);
+        }
+    }
+    /* the pf tokens: rows ahead 0..64, along the row n1..n64, each written back as read */
+    for (unsigned v = 0; v <= 64; v++)
+        for (int along = 0; along < 2; along++) {
+            char tok[8], back[8] = "";
+            unsigned pf = 0, want = along ? TKT_PF_ALONG | v : v;
+            snprintf(tok, sizeof tok, "%s%u", along ? "n" : "", v);
+            if (along && !v) {
+                TKT_CHECK(!tkt_pf_parse(tok, &pf), "pf %s parsed (no distance along the row)", tok);
+                continue;
+            }
+            TKT_CHECK(tkt_pf_parse(tok, &pf) && pf == want && !strcmp(tkt_pf_text(pf, back), tok),
+                      "pf %s: read %u, written %s", tok, pf, back);
+        }
+    {
+        static const char *bad_pf[] = {"65", "n65", "n", "x3", "8n", "-1", ""};
+        unsigned pf;
+        for (size_t i = 0; i < sizeof bad_pf / sizeof bad_pf[0]; i++)
+            TKT_CHECK(!tkt_pf_parse(bad_pf[i], &pf), "pf '%s' parsed", bad_pf[i]);
     }
     return tkt_finish("test_tables");
 }

@@ -281,7 +281,8 @@ int grid_cells(grid_cell *cells, int cap, double open, unsigned long long deep_k
 void row_text(const isa_desc *isa, const tkt_row *w, char *out, size_t cap)
 {
     char pf[16] = "";
-    if (w->pf) snprintf(pf, sizeof pf, " pf%u", w->pf);
+    char tok[8];
+    if (w->pf) snprintf(pf, sizeof pf, " pf%s", tkt_pf_text(w->pf, tok));
     snprintf(out, cap, "%ux%u%s ku%u%s kc%llu mc%llu nc%llu %s", w->mr, w->nr, isa->vla ? "v" : "", w->ku, pf, w->kc,
              w->mc, w->nc, w->packa == TKT_DOT ? "dot" : w->packa ? "packed" : "direct");
 }
@@ -338,12 +339,13 @@ int model_best(const isa_desc *isa, const cand_caps *k, const model_machine *h, 
     double cost_of[64];
     int have = 0;
     if (want > 64) want = 64;
-    for (int i = 0; i < n0 * 2; i++) {
-        const cand_l0 *c = &l0[i / 2].c;
-        /* each kernel, then (cold, B in place) the same kernel prefetching B */
-        const unsigned pf = i % 2 ? TUNE_PF_ROWS : 0;
-        if (pf && !tune_pf_twin(isa, cold, !c->direct)) continue;
-        if (!l0_chosen_ku(l0, n0, i / 2)) continue;
+    for (int i = 0; i < n0 * 3; i++) {
+        const cand_l0 *c = &l0[i / 3].c;
+        /* each kernel, then (cold, B in place) the same kernel prefetching B rows ahead, and along them */
+        const unsigned pf = i % 3 == 1 ? TUNE_PF_ROWS : i % 3 == 2 ? TUNE_PF_ALONG : 0;
+        if (pf == TUNE_PF_ROWS && !tune_pf_twin(isa, cold, !c->direct)) continue;
+        if (pf == TUNE_PF_ALONG && !tune_pf_along_twin(isa, cold, !c->direct, c->mr)) continue;
+        if (!l0_chosen_ku(l0, n0, i / 3)) continue;
         unsigned long long kcs[64], mcs[64], ncs[64];
         double best = INFINITY;
         tkt_row win;
@@ -355,7 +357,7 @@ int model_best(const isa_desc *isa, const cand_caps *k, const model_machine *h, 
             for (int y = 0; y < nm && y < 64; y++)
                 for (int z = 0; z < nn && z < 64; z++) {
                     model_config mc = {c->mr, (unsigned)(c->nv * k->lanes_per_vector), kcs[x], mcs[y], ncs[z],
-                                       l0[i / 2].gflops, !c->direct, !c->direct, 1, 'n', k->narrow, pf, cold,
+                                       l0[i / 3].gflops, !c->direct, !c->direct, 1, 'n', k->narrow, pf, cold,
                                        k->half_nv};
                     double cost = 0;
                     for (int q = 0; q < nks; q++) cost += model_time(h, &mc, ms, ns, ks[q]) / (2.0 * ms * ns * ks[q]);

@@ -94,7 +94,11 @@ int calib_read(const char *log, const char *cpu, const cand_caps *k, const measu
             !at_ku)
             continue;
         p += at_ku;
-        if (sscanf(p, " pf=%u%n", &pf, &at_pf) == 1 && at_pf) p += at_pf;
+        char pf_tok[8];
+        if (sscanf(p, " pf=%7s%n", pf_tok, &at_pf) == 1 && at_pf) {
+            if (!tkt_pf_parse(pf_tok, &pf)) continue;
+            p += at_pf;
+        }
         if (sscanf(p, " form=%15s kc=%llu mc=%llu nc=%llu packb=%d split=%c order=%*c", form, &kc, &mc, &ncp, &packb, &split) != 6)
             continue;
         const char *r_at = strstr(p, " rep=");

@@ -110,8 +110,9 @@ int evaluate_run(const profile_opts *po, const char *shapes, const isa_desc *isa
                 if (past) break; /* depths past k all run as one block of k */
                 past = kcs[j] >= mnk[s][2];
                 cand[s][n++] = oracle_row(isa, k, &ml[i].c, kcs[j]);
-                if (tune_pf_twin(isa, cold[s], cand[s][n - 1].packb))
-                    cand[s][n] = cand[s][n - 1], cand[s][n++].pf = TUNE_PF_ROWS;
+                const tkt_row plain = cand[s][n - 1];
+                if (tune_pf_twin(isa, cold[s], plain.packb)) cand[s][n] = plain, cand[s][n++].pf = TUNE_PF_ROWS;
+                if (tune_pf_along_twin(isa, cold[s], plain.packb, plain.mr)) cand[s][n] = plain, cand[s][n++].pf = TUNE_PF_ALONG;
             }
         }
         for (int v = 0; v < 2; v++) { /* the calibrated model, then the one with default constants */

@@ -142,7 +142,8 @@ static int write_source(const char *path, const char *sym, const char *isa, int 
             "    if (argc != 15 && argc != 16) return 2; /* a 15th argument: check only (or cold=BYTES) */\n"
             "    if (argc == 16 && !strncmp(argv[15], \"cold=\", 5)) arena_bytes = strtoull(argv[15] + 5, 0, 10), argc = 15;\n"
             "    m = strtoul(argv[1], 0, 10); n = strtoul(argv[2], 0, 10); k = strtoul(argv[3], 0, 10);\n"
-            "    mr = atoi(argv[4]); nv = atoi(argv[5]); ku = atoi(argv[6]); packa = atoi(argv[11]); pf = atoi(argv[14]);\n"
+            "    mr = atoi(argv[4]); nv = atoi(argv[5]); ku = atoi(argv[6]); packa = atoi(argv[11]);\n"
+            "    pf = argv[14][0] == 'n' ? %uu | (unsigned)atoi(argv[14] + 1) : (unsigned)atoi(argv[14]); /* the table's token */\n"
             "    memset(&cfg, 0, sizeof cfg);\n"
             "    cfg.mr = mr; cfg.nv = nv; cfg.ku = ku; cfg.mc = atoi(argv[7]); cfg.ncp = atoi(argv[8]); cfg.kc = atoi(argv[9]);\n"
             "    cfg.packb = atoi(argv[10]); cfg.split = argv[12][0]; cfg.order = argv[13][0];\n"
@@ -210,16 +211,17 @@ static int write_source(const char *path, const char *sym, const char *isa, int 
             "    if (dbuf) printf(\" dram=%%.1f\", bw0 < bw1 ? bw0 : bw1);\n"
             "    printf(\"\\n\");\n"
             "    return 0;\n}\n",
-            lookup, isa, sym, exact ? "" : "    row = 0;\n");
+            TKT_PF_ALONG, lookup, isa, sym, exact ? "" : "    row = 0;\n");
     return fclose(f) == 0;
 }
 
-/* "MRxNVxKU" of row r (with "pPF" for a prefetching kernel), for tkgen's --tiles and --direct lists;
+/* "MRxNVxKU" of row r (with "pPF" for a prefetching kernel, PF as the table writes it), for tkgen's --tiles and --direct lists;
  * "MRxNBxKU" of a dot row, for --dot */
 static void tile_arg(const isa_desc *isa, const tkt_row *r, char *out, size_t cap)
 {
     snprintf(out, cap, "%ux%ux%u", r->mr, isa->vla || r->packa == TKT_DOT ? r->nr : r->nr / isa->lanes, r->ku);
-    if (r->pf) snprintf(out + strlen(out), cap - strlen(out), "p%u", r->pf);
+    char pf[8];
+    if (r->pf) snprintf(out + strlen(out), cap - strlen(out), "p%s", tkt_pf_text(r->pf, pf));
 }
 
 static void add_tile(char *list, size_t cap, const char *tile)
@@ -369,9 +371,10 @@ int probes_compile(shape_probe *const *ps, int n, int jobs)
 void full_key(const isa_desc *isa, const tkt_row *r, unsigned long long m, unsigned long long n,
               unsigned long long k, char *out, size_t cap)
 {
-    char pf[24] = "";
-    /* a kernel that prefetches says so after its unroll; records before the decision lack it */
-    if (r->pf) snprintf(pf, sizeof pf, " pf=%u", r->pf);
+    char pf[24] = "", tok[8];
+    /* a kernel that prefetches says so after its unroll (as the table's pf column writes it); records
+     * before the decision lack it */
+    if (r->pf) snprintf(pf, sizeof pf, " pf=%s", tkt_pf_text(r->pf, tok));
     /* a dot tile counts columns, not vectors */
     snprintf(out, cap, "m=%llu n=%llu k=%llu tile=%ux%u%s ku=%u%s form=%s kc=%llu mc=%llu nc=%llu packb=%d split=%c order=%c",
              m, n, k, r->mr, isa->vla || r->packa == TKT_DOT ? r->nr : r->nr / isa->lanes,
@@ -539,7 +542,7 @@ static void probe_args(const shape_probe *p, const tkt_row *r, unsigned long lon
     snprintf(a[3], 24, "%u", r->mr), snprintf(a[4], 24, "%u", p->isa->vla || r->packa == TKT_DOT ? r->nr : r->nr / p->isa->lanes);
     snprintf(a[5], 24, "%u", r->ku), snprintf(a[6], 24, "%llu", r->mc), snprintf(a[7], 24, "%llu", r->nc / r->nr);
     snprintf(a[8], 24, "%llu", r->kc), snprintf(a[9], 24, "%d", r->packb), snprintf(a[10], 24, "%d", r->packa);
-    snprintf(a[11], 24, "%c", r->split), snprintf(a[12], 24, "%c", r->order), snprintf(a[13], 24, "%u", r->pf);
+    snprintf(a[11], 24, "%c", r->split), snprintf(a[12], 24, "%c", r->order), tkt_pf_text(r->pf, a[13]);
     if (mode == 2) snprintf(a[14], 24, "cold=%llu", p->cold_bytes);
     else snprintf(a[14], 24, "check");
     argv[0] = (char *)p->bin;

@@ -7,6 +7,7 @@
  * Each loop ends with a shorter step when its bound is not a multiple of its block; operands come
  * from the smallest cache level that holds them all (docs/tuner.md, "The model"). */
 #include "model.h"
+#include "../gen/tkio.h" /* TKT_PF_ALONG: a model_config's pf that prefetches along the rows */
 #include "tk/internal.h" /* tki_kc_b_in_place: the driver's own rule for the depth of B read in place */
 
 #include <math.h>
@@ -97,7 +98,10 @@ static double level1(const model_machine *h, const model_config *c, double mcur,
         double rows_bw = src->bw;
         if (limited) {
             rows_bw = src->bw * src->streams / kcur;
-            if (c->pf) rows_bw = fmax(rows_bw, fmin(src->bw, c->pf * c->nr * f / src->lat));
+            /* prefetching along the rows, L lines ahead in each of the kcur rows it reads, it has all of
+             * them in flight: kcur * L lines per latency (docs/microkernel.md, "Prefetching B") */
+            if (c->pf & TKT_PF_ALONG) rows_bw = fmax(rows_bw, fmin(src->bw, kcur * (c->pf & ~TKT_PF_ALONG) * 64.0 / src->lat));
+            else if (c->pf) rows_bw = fmax(rows_bw, fmin(src->bw, c->pf * c->nr * f / src->lat));
         }
         load = transfer(c->nr * kcur * f, src->lat, rows_bw) / ti + transfer(c->mr * kcur * f, h->lat_l2, h->bw_l2) +
                transfer(mcur * kcur * f, src->lat, src->bw) / (ti * tj);

@@ -30,7 +30,8 @@ typedef struct {
     char split;                              /* 'm' or 'n' */
     unsigned narrow;                         /* a ragged column tile costs its columns rounded up to this many
                                               * (the vector, where kernels narrow; 0: the whole tile) */
-    unsigned pf;                             /* B rows the kernel prefetches ahead (read in place; 0: none) */
+    unsigned pf;                             /* B rows the kernel prefetches ahead (read in place; 0: none), or
+                                              * TKT_PF_ALONG | L: L lines further along the rows it reads */
     int cold;                                /* the operands come from memory at every call, whatever their
                                               * size (a weight matrix streamed once per call, bench/cold.h) */
     unsigned half_nv;                        /* a ragged tile that needs at most this many vectors runs its last one at

@@ -553,7 +553,8 @@ static void add_stream_blocks(point *p)
  * TUNE_PF_ROWS rows ahead retires its prefetches at once and keeps the misses going, but where B is in
  * cache the prefetches only cost issue slots. The model ranks such twins too (model_best at a cold
  * point), and measurement does not wait for it: at a streamed point the first PF_TWINS candidates
- * that read B in place and are no taller than the point are also tried prefetching
+ * that read B in place and are no taller than the point are also tried prefetching, rows ahead and
+ * (tiles of several rows) along their rows
  * (4x4096x11008 cold on the Zen 5: 4x64 over the whole depth ran 20 GFLOP/s, 48 prefetching 8 rows
  * ahead, 46-49 at 4 to 32 rows; 4x768x768 with B in cache ran 175 without, 125 with). */
 static void add_prefetch_twins(point *p, const isa_desc *isa)
@@ -561,13 +562,23 @@ static void add_prefetch_twins(point *p, const isa_desc *isa)
     int n = p->nc, made = 0;
     for (int j = 0; j < n && made < PF_TWINS; j++) {
         tkt_row r = p->cand[j];
-        if (!tune_pf_twin(isa, p->stream, r.packb) || r.pf || cut_to_point(p, &r).mr != r.mr) continue;
-        r.pf = TUNE_PF_ROWS;
-        add_one(p, &r);
-        /* the first two also shallow, as add_stream_blocks tries the plain ones: at decode shapes
-         * off the grid's points the cold oracle's best was a prefetching tile at kc 16-32
-         * (5x2801x331: 4x96 kc16 pf8 61.5 GFLOP/s, kc64 46.4; tktune evaluate, session 12) */
-        if (made < 2) add_shallow(p, &r, 16);
+        if (!tune_pf_twin(isa, p->stream, r.packb) || cut_to_point(p, &r).mr != r.mr) continue;
+        /* each way of prefetching that the candidate does not take already: one the model or the
+         * previous table chose prefetching rows ahead is tried along its rows as well */
+        const unsigned had = r.pf;
+        if (had != TUNE_PF_ROWS) {
+            r.pf = TUNE_PF_ROWS;
+            add_one(p, &r);
+            /* the first two also shallow, as add_stream_blocks tries the plain ones: at decode shapes
+             * off the grid's points the cold oracle's best was a prefetching tile at kc 16-32
+             * (5x2801x331: 4x96 kc16 pf8 61.5 GFLOP/s, kc64 46.4; tktune evaluate, session 12) */
+            if (made < 2) add_shallow(p, &r, 16);
+        }
+        if (had != TUNE_PF_ALONG && tune_pf_along_twin(isa, p->stream, r.packb, r.mr)) {
+            r.pf = TUNE_PF_ALONG;
+            add_one(p, &r);
+            if (made < 2) add_shallow(p, &r, 16);
+        }
         made++;
     }
 }
