@@ -5,8 +5,7 @@
  * decides whether a tile taller than the cell's rows stays in the race beside its twin cut to those
  * rows (retune_keep_tall). The depth of a narrow decode cell's warm corner keeps B in half of L2
  * (grid_hot_depth). Rows set by hand (evidence `pinned`) and their notes survive the retune's new
- * table, after its exact rows and before its grid rows, and grid rows inside a pinned row go
- * (retune_keep_pinned). */
+ * table, after its exact rows and before its grid rows (retune_keep_pinned). */
 #include "../tune/buckets.h"
 #include "../tune/retune.h"
 #include "tktest.h"
@@ -43,7 +42,6 @@ static void pinned_rows(void)
     nt.rows[nt.n++] = row(4, 4, 4, 4, 4, 4, 14, "measured");
     nt.rows[nt.n++] = row(8, 8, 8, 8, 8, 8, 9, "measured");
     nt.rows[nt.n++] = row(2, 4, 1, inf, 1, inf, 2, "pinned");
-    nt.rows[nt.n++] = row(4, 4, 2048, inf, 1, 64, 3, "measured"); /* inside the pinned 4 x 1025..: it goes */
     nt.rows[nt.n++] = row(1, inf, 1, inf, 1, inf, 6, "measured");
     for (int i = 0; i < 3; i++) snprintf(nt.notes[nt.nnotes++], sizeof nt.notes[0], "own note %d", i);
     TKT_CHECK(retune_pinned_notes(&old) == 1, "one pinned note, counted %d", retune_pinned_notes(&old));

@@ -828,8 +828,6 @@ int retune_pinned_notes(const tkt_table *t)
     return n;
 }
 
-static int range_within(const range *a, const range *b) { return a->lo >= b->lo && a->hi <= b->hi; }
-
 int retune_keep_pinned(const tkt_table *old, tkt_table *nt, char *why, size_t cap)
 {
     static tkt_row pin[MAXROWS];
@@ -842,11 +840,6 @@ int retune_keep_pinned(const tkt_table *old, tkt_table *nt, char *why, size_t ca
         if (row_pinned(&r)) snprintf(r.evidence, sizeof r.evidence, "%s", old->source);
         for (int j = 0; j < np && tkt_row_is_exact(&r); j++)
             replaced |= tkt_row_is_exact(&pin[j]) && tkt_row_has(&pin[j], r.m.lo, r.n.lo, r.k.lo);
-        /* a grid row inside a pinned row could never be chosen (the pins go first): it goes. The
-         * cells a pin covers keep their previous unpinned row, often the catch-all's, and those
-         * copies only filled the table (session 64, zen4's decode rows of 1 to 4 rows) */
-        for (int j = 0; j < np && !tkt_row_is_exact(&r); j++)
-            replaced |= range_within(&r.m, &pin[j].m) && range_within(&r.n, &pin[j].n) && range_within(&r.k, &pin[j].k);
         if (!replaced) nt->rows[w++] = r;
     }
     nt->n = w;

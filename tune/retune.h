@@ -35,8 +35,7 @@ int retune_keep_tall(const double *tall, const double *twin, int nsh, unsigned l
 /* Carries the rows set by hand (evidence `pinned`) of the previous table `old` into the retune's
  * new table `nt` (exact rows first, then the grid's rows): each in its old order, right after the
  * exact rows, so that it wins over the grid's rows it overlaps and never hides an exact row; a
- * pinned exact row replaces the retune's row of its shape, and a grid row inside a pinned row's ranges
- * (it could never be chosen) goes. A copy of a pinned row that the retune
+ * pinned exact row replaces the retune's row of its shape. A copy of a pinned row that the retune
  * kept as a cell's previous row says the old table's `source` instead: only the hand pins. The
  * notes that start with "pinned" (why a row is pinned) follow the retune's own. 0, with why, when
  * they no longer fit (MAXROWS rows, 8 notes). */
