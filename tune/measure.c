@@ -215,8 +215,8 @@ static int write_source(const char *path, const char *sym, const char *isa, int 
     return fclose(f) == 0;
 }
 
-/* "MRxNVxKU" of row r (with "pPF" for a prefetching kernel, PF as the table writes it), for tkgen's --tiles and --direct lists;
- * "MRxNBxKU" of a dot row, for --dot */
+/* "MRxNVxKU" of row r (with "pPF" for a prefetching kernel, PF as the table's pf column writes it),
+ * for tkgen's --tiles and --direct lists; "MRxNBxKU" of a dot row, for --dot */
 static void tile_arg(const isa_desc *isa, const tkt_row *r, char *out, size_t cap)
 {
     snprintf(out, cap, "%ux%ux%u", r->mr, isa->vla || r->packa == TKT_DOT ? r->nr : r->nr / isa->lanes, r->ku);
