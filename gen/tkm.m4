@@ -175,8 +175,7 @@ m4_dnl # without a late fetch, registers) moves no sum. Until session 63 it was 
 m4_dnl # inlined (flatten) with m = 1, leaving the compiler to drop the other rows: the same sums, but
 m4_dnl # a unit calling tk_gemm_f32 for spr took 73 and 65 s to compile at -O2 against 59 and 54 now
 m4_dnl # (alternating; its code 1.95 -> 1.76 MB). test_ukr checks every one against its tile on one
-m4_dnl # row, bit for bit. A one-row
-m4_dnl # kernel is its own.
+m4_dnl # row, bit for bit. A one-row kernel is its own.
 m4_define(<@tkm_ukr_direct_row1@>, <@tkm_nargs(<@tkm_ukr_direct_row1@>, 5, $#)m4_ifdef(<@_tkm_have_@>tkm_ukr_row1_name($2, $3, $4, $5), <@@>,
 <@m4_define(<@_tkm_have_@>tkm_ukr_row1_name($2, $3, $4, $5))m4_dnl
 m4_ifelse($2, 1, <@m4_dnl

@@ -342,9 +342,9 @@ int model_best(const isa_desc *isa, const cand_caps *k, const model_machine *h, 
     for (int i = 0; i < n0 * 3; i++) {
         const cand_l0 *c = &l0[i / 3].c;
         /* each kernel, then (cold, B in place) the same kernel prefetching B rows ahead, and along them */
-        const unsigned pf = i % 3 == 1 ? TUNE_PF_ROWS : i % 3 == 2 ? TUNE_PF_ALONG : 0;
-        if (pf == TUNE_PF_ROWS && !tune_pf_twin(isa, cold, !c->direct)) continue;
-        if (pf == TUNE_PF_ALONG && !tune_pf_along_twin(isa, cold, !c->direct, c->mr)) continue;
+        unsigned ways[3];
+        if (i % 3 >= tune_pf_ways(isa, cold, !c->direct, c->mr, ways)) continue;
+        const unsigned pf = ways[i % 3];
         if (!l0_chosen_ku(l0, n0, i / 3)) continue;
         unsigned long long kcs[64], mcs[64], ncs[64];
         double best = INFINITY;

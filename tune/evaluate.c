@@ -111,8 +111,9 @@ int evaluate_run(const profile_opts *po, const char *shapes, const isa_desc *isa
                 past = kcs[j] >= mnk[s][2];
                 cand[s][n++] = oracle_row(isa, k, &ml[i].c, kcs[j]);
                 const tkt_row plain = cand[s][n - 1];
-                if (tune_pf_twin(isa, cold[s], plain.packb)) cand[s][n] = plain, cand[s][n++].pf = TUNE_PF_ROWS;
-                if (tune_pf_along_twin(isa, cold[s], plain.packb, plain.mr)) cand[s][n] = plain, cand[s][n++].pf = TUNE_PF_ALONG;
+                unsigned ways[3];
+                const int nw = tune_pf_ways(isa, cold[s], plain.packb, plain.mr, ways);
+                for (int w = 1; w < nw; w++) cand[s][n] = plain, cand[s][n++].pf = ways[w];
             }
         }
         for (int v = 0; v < 2; v++) { /* the calibrated model, then the one with default constants */

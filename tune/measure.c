@@ -19,7 +19,8 @@
 #include <time.h>
 #include <unistd.h>
 
-/* Writes the probe's C source: argv = m n k mr nv ku mc ncp kc packb packa split order pf [check | cold=BYTES].
+/* Writes the probe's C source: argv = m n k mr nv ku mc ncp kc packb packa split order pf [check | cold=BYTES]
+ * (pf as tkt_row holds it: TKT_PF_ALONG | L, 288 for n32, along the row).
  * cold=BYTES times the calls with A and B taken from consecutive slots of a BYTES arena, a slot further
  * each call, as the bench rotates bandwidth-bound shapes (bench/shim.cc) and as a model's layers come
  * round once per token: every call finds its operands out of cache, whatever their size. A cold run
@@ -142,8 +143,7 @@ static int write_source(const char *path, const char *sym, const char *isa, int 
             "    if (argc != 15 && argc != 16) return 2; /* a 15th argument: check only (or cold=BYTES) */\n"
             "    if (argc == 16 && !strncmp(argv[15], \"cold=\", 5)) arena_bytes = strtoull(argv[15] + 5, 0, 10), argc = 15;\n"
             "    m = strtoul(argv[1], 0, 10); n = strtoul(argv[2], 0, 10); k = strtoul(argv[3], 0, 10);\n"
-            "    mr = atoi(argv[4]); nv = atoi(argv[5]); ku = atoi(argv[6]); packa = atoi(argv[11]);\n"
-            "    pf = argv[14][0] == 'n' ? %uu | (unsigned)atoi(argv[14] + 1) : (unsigned)atoi(argv[14]); /* the table's token */\n"
+            "    mr = atoi(argv[4]); nv = atoi(argv[5]); ku = atoi(argv[6]); packa = atoi(argv[11]); pf = atoi(argv[14]);\n"
             "    memset(&cfg, 0, sizeof cfg);\n"
             "    cfg.mr = mr; cfg.nv = nv; cfg.ku = ku; cfg.mc = atoi(argv[7]); cfg.ncp = atoi(argv[8]); cfg.kc = atoi(argv[9]);\n"
             "    cfg.packb = atoi(argv[10]); cfg.split = argv[12][0]; cfg.order = argv[13][0];\n"
@@ -211,7 +211,7 @@ static int write_source(const char *path, const char *sym, const char *isa, int 
             "    if (dbuf) printf(\" dram=%%.1f\", bw0 < bw1 ? bw0 : bw1);\n"
             "    printf(\"\\n\");\n"
             "    return 0;\n}\n",
-            TKT_PF_ALONG, lookup, isa, sym, exact ? "" : "    row = 0;\n");
+            lookup, isa, sym, exact ? "" : "    row = 0;\n");
     return fclose(f) == 0;
 }
 
@@ -542,7 +542,7 @@ static void probe_args(const shape_probe *p, const tkt_row *r, unsigned long lon
     snprintf(a[3], 24, "%u", r->mr), snprintf(a[4], 24, "%u", p->isa->vla || r->packa == TKT_DOT ? r->nr : r->nr / p->isa->lanes);
     snprintf(a[5], 24, "%u", r->ku), snprintf(a[6], 24, "%llu", r->mc), snprintf(a[7], 24, "%llu", r->nc / r->nr);
     snprintf(a[8], 24, "%llu", r->kc), snprintf(a[9], 24, "%d", r->packb), snprintf(a[10], 24, "%d", r->packa);
-    snprintf(a[11], 24, "%c", r->split), snprintf(a[12], 24, "%c", r->order), tkt_pf_text(r->pf, a[13]);
+    snprintf(a[11], 24, "%c", r->split), snprintf(a[12], 24, "%c", r->order), snprintf(a[13], 24, "%u", r->pf);
     if (mode == 2) snprintf(a[14], 24, "cold=%llu", p->cold_bytes);
     else snprintf(a[14], 24, "check");
     argv[0] = (char *)p->bin;

@@ -16,9 +16,18 @@ static inline int tune_pf_twin(const isa_desc *isa, int cold, int packb) { retur
  * 38 without, and 4x96 at 16x4096x4096 kc 512 68-83 against 44-54 with pf 8; a one-row tile, which the
  * hardware streams already, gained nothing (1x64 at 1x4096x4096: 10.8 against 10.6). */
 #define TUNE_PF_ALONG (TKT_PF_ALONG | 32u)
-static inline int tune_pf_along_twin(const isa_desc *isa, int cold, int packb, unsigned mr)
+
+/* The ways a configuration of mr rows is tried prefetching B, in this order: not at all, then (a
+ * tune_pf_twin) TUNE_PF_ROWS rows ahead and, for several rows, TUNE_PF_ALONG; returns how many. */
+static inline int tune_pf_ways(const isa_desc *isa, int cold, int packb, unsigned mr, unsigned ways[3])
 {
-    return tune_pf_twin(isa, cold, packb) && mr > 1;
+    int n = 0;
+    ways[n++] = 0;
+    if (tune_pf_twin(isa, cold, packb)) {
+        ways[n++] = TUNE_PF_ROWS;
+        if (mr > 1) ways[n++] = TUNE_PF_ALONG;
+    }
+    return n;
 }
 
 /* One probe binary for a CPU: the framework header generated for its table, with every tile of

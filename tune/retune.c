@@ -566,17 +566,15 @@ static void add_prefetch_twins(point *p, const isa_desc *isa)
         /* each way of prefetching that the candidate does not take already: one the model or the
          * previous table chose prefetching rows ahead is tried along its rows as well */
         const unsigned had = r.pf;
-        if (had != TUNE_PF_ROWS) {
-            r.pf = TUNE_PF_ROWS;
+        unsigned ways[3];
+        const int nw = tune_pf_ways(isa, p->stream, r.packb, r.mr, ways);
+        for (int w = 1; w < nw; w++) {
+            if (ways[w] == had) continue;
+            r.pf = ways[w];
             add_one(p, &r);
             /* the first two also shallow, as add_stream_blocks tries the plain ones: at decode shapes
              * off the grid's points the cold oracle's best was a prefetching tile at kc 16-32
              * (5x2801x331: 4x96 kc16 pf8 61.5 GFLOP/s, kc64 46.4; tktune evaluate, session 12) */
-            if (made < 2) add_shallow(p, &r, 16);
-        }
-        if (had != TUNE_PF_ALONG && tune_pf_along_twin(isa, p->stream, r.packb, r.mr)) {
-            r.pf = TUNE_PF_ALONG;
-            add_one(p, &r);
             if (made < 2) add_shallow(p, &r, 16);
         }
         made++;
