@@ -14,7 +14,7 @@ for d in "$root"/arch/*/*/isa.tkarch; do
   isa=$(awk '$1 == "isa" { print $2 }' "$d") feature=$(awk '$1 == "host_feature" { print $2 }' "$d")
   "$tkgen" ukr --root "$root" --isa "$isa" --dot "$tiles" --out "$work/ukr" > "$work/gen.$isa" 2>&1 ||
     { bad "tkgen ukr --isa $isa: $(cat "$work/gen.$isa")"; continue; }
-  grep -q "_4x5_${isa}_dot_u2(" "$work/ukr/tk/gen/ukr_f32_$isa.h" && ok || bad "$isa: no kernel named _4x5_${isa}_dot_u2"
+  ukr_text "$work/ukr/tk/gen" "$isa" | grep -q "_4x5_${isa}_dot_u2(" && ok || bad "$isa: no kernel named _4x5_${isa}_dot_u2"
   isa_add "$isa" "$feature"
 done
 isa_all_h "$work/ukr" || { echo "dot_form: no ISA has the dot form"; exit 77; }

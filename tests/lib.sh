@@ -19,6 +19,12 @@ isa_all_h() {
   printf '%s#define TKI_GEN_ISAS(X)%s\n' "$includes" "$isas" > "$1/tk/gen/all.h"
 }
 
+# ukr_text GENDIR ISA: the text of GENDIR/ukr_f32_ISA.h with the parts it includes (tkgen writes a
+# long microkernel header's kernels as ukr_f32_ISA_p1.h, _p2.h ...), for greps over the kernels
+ukr_text() {
+  cat "$1/ukr_f32_$2.h" $(ls "$1/ukr_f32_$2_p"*.h 2>/dev/null)
+}
+
 # Tuner tests: no_tall TABLE checks that a row for m = 1 never takes a tile taller than 1 (its twin
 # of one row stands in); at m >= 2 a tall tile stays only where it beat its twin by the margin
 # (retune_keep_tall, checked in test_decide). Uses $work for its scratch file.

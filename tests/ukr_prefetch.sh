@@ -16,10 +16,12 @@ for d in "$root"/arch/*/*/isa.tkarch; do
   "$tkgen" ukr --root "$root" --isa "$isa" --tiles "$tiles" --direct "$tiles" --out "$work" > "$work/gen.$isa" 2>&1 ||
     { bad "tkgen ukr --isa $isa: $(cat "$work/gen.$isa")"; continue; }
   h="$work/tk/gen/ukr_f32_$isa.h"
-  grep -q "_direct_u4_p8(" "$h" && grep -q "_bcast_u2_p64(" "$h" && ok || bad "$isa: no kernels named _pPF in $h"
-  grep -q "__builtin_prefetch((const char \*)(b + 16 \* ldb" "$h" && ok || bad "$isa: no 16-row prefetch in $h"
+  a="$work/all.$isa"
+  ukr_text "$work/tk/gen" "$isa" > "$a"
+  grep -q "_direct_u4_p8(" "$a" && grep -q "_bcast_u2_p64(" "$a" && ok || bad "$isa: no kernels named _pPF in $h"
+  grep -q "__builtin_prefetch((const char \*)(b + 16 \* ldb" "$a" && ok || bad "$isa: no 16-row prefetch in $h"
   # along the row: 32 lines (512 floats) ahead, into L2 (locality 2), in the kernel named _pn32
-  grep -q "_direct_u4_pn32(" "$h" && grep -q "__builtin_prefetch((const char \*)(b + 512 + 0), 0, 2)" "$h" && ok ||
+  grep -q "_direct_u4_pn32(" "$a" && grep -q "__builtin_prefetch((const char \*)(b + 512 + 0), 0, 2)" "$a" && ok ||
     bad "$isa: no kernel _pn32 prefetching 512 floats along the row into L2 in $h"
   isa_add "$isa" "$feature"
 done
