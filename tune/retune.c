@@ -61,6 +61,7 @@
 #define ORDER_TWINS 8 /* candidates of a shallow point that are also tried in the other order */
 #define MC_SIBLINGS 6 /* candidates packing B, at a point twice their row block tall, also tried with the block reshaped taller */
 #define MC_SIBLING_KC 128 /* ... never shallower than this */
+#define TALL_BLOCKS 3 /* candidates reading A and B in place, at a point twice their row block tall, also tried with one block of all its rows */
 #define DEEP_TWINS 2 /* direct candidates one column tile wide also tried in one k block ... */
 #define DEEP_KC 8192 /* ... this deep */
 #define PRIOR_CUT 0.92 /* a candidate recent runs read under this fraction of the point's best is left out */
@@ -519,6 +520,29 @@ static void add_row_blocks(point *p)
             if (s.mc > m || s.kc < MC_SIBLING_KC) break;
             add_one(p, &s);
         }
+    }
+}
+
+/* A configuration that reads A and B in place reads each micro-panel of B once per block of mc
+ * rows, from where B lives; the model prices that read under the tiles' FMAs, so it ranks such
+ * configurations alike whatever their mc, and of a tie the shortest block came first and was
+ * measured (the zen4 table's in-place rows took mc 24 to 96 at points 128 to 1024 tall). In the
+ * tuner's probe on a Zen 4 (session 65, three alternating rounds, medians) one block of all the
+ * rows ran 512x768x1024 (5x80 kc 768) at 110 GFLOP/s against 104 with mc 80, 688x768x2304 (6x64
+ * kc 768) at 109 against 106 with mc 96, 256x2048x1024 (4x96 kc 256) at 103 against 100 with mc
+ * 64, and 1024x384x512 (6x64 kc 128) alike. So at a point at least twice as tall as their block,
+ * the first TALL_BLOCKS in-place candidates are also tried with one block of all its rows. */
+static void add_tall_blocks(point *p)
+{
+    const unsigned long long m = p->sm[0];
+    int n = p->nc, made = 0;
+    if (p->stream || p->exact) return;
+    for (int j = 0; j < n && made < TALL_BLOCKS; j++) {
+        tkt_row r = p->cand[j];
+        if (r.packb || r.packa || 2 * r.mc > m) continue;
+        made++;
+        r.mc = (m + r.mr - 1) / r.mr * r.mr; /* a multiple of the tile, as every block */
+        add_one(p, &r);
     }
 }
 
@@ -1066,6 +1090,7 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
         add_short_siblings(p, isa);
         if (p->shallow) add_order_twins(p);
         add_row_blocks(p);
+        add_tall_blocks(p);
         /* the model's own ranking at the large-B corner too (there it weighs packing B differently),
          * and in cache at a streamed cell's warm shape (it ranks blocks for a B that stays) */
         for (int d = 1; d < p->nsh && nml > 0; d++) {
