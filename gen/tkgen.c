@@ -84,7 +84,7 @@ static void end_output(FILE *f, const char *tmp, const char *path)
  * (part of -Wall) finds the column of a statement's tokens by walking the file's lines from a
  * sparse index, so each statement costs in proportion to its file's length: a unit including the
  * 426k-line AVX-512 microkernel header of four tables took 14 s to parse with -Wall and 2.4 s
- * without (GCC 12), and 2.8 s with -Wall once that header was 96 parts. Parts left by an earlier
+ * without (GCC 12), and 2.5 s with -Wall once that header was 68 parts. Parts left by an earlier
  * run with more of them are removed. */
 static void write_parts(const char *out, const char *body, size_t olen, const char *provenance)
 {
