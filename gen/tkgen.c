@@ -85,8 +85,8 @@ static void end_output(FILE *f, const char *tmp, const char *path)
  * sparse index, so each statement costs in proportion to its file's length: a unit including the
  * 426k-line AVX-512 microkernel header of four tables took 14 s to parse with -Wall and 2.4 s
  * without (GCC 12), and 2.5 s with -Wall once that header was 68 parts. Parts left by an earlier
- * run with more of them are removed. */
-static void write_parts(const char *out, const char *body, size_t olen, const char *provenance)
+ * run with more of them are removed. total_lines: the body's newlines, which run_m4 has counted. */
+static void write_parts(const char *out, const char *body, size_t olen, int total_lines, const char *provenance)
 {
     const size_t mlen = strlen(CUT_MARK);
     const char *first = strstr(body, CUT_MARK), *last = first, *p;
@@ -95,9 +95,8 @@ static void write_parts(const char *out, const char *body, size_t olen, const ch
     const char *name = strrchr(out, '/') ? strrchr(out, '/') + 1 : out;
     snprintf(stem, sizeof stem, "%.*s", (int)(strlen(out) > 2 ? strlen(out) - 2 : 0), out); /* less ".h" */
     const char *base = strrchr(stem, '/') ? strrchr(stem, '/') + 1 : stem;
-    int parts = 0, lines = 0, total = 0;
-    for (size_t i = 0; i < olen; i++) total += body[i] == '\n';
-    const int split = total >= 2 * PART_LINES; /* a short header stays one file */
+    int parts = 0, lines = 0;
+    const int split = total_lines >= 2 * PART_LINES; /* a short header stays one file */
     FILE *o = begin_output(out, otmp, sizeof otmp), *f = NULL;
     fprintf(o, "%s", provenance);
     fwrite(body, 1, (size_t)(first - body), o);
@@ -159,7 +158,7 @@ static void run_m4(const char *driver, const char *out, const char *provenance)
         }
     }
     if (n_errors) exit(1);
-    if (strstr(body, CUT_MARK)) write_parts(out, body, olen, provenance);
+    if (strstr(body, CUT_MARK)) write_parts(out, body, olen, line - 1, provenance); /* line: counted above */
     else {
         char tmp[1100];
         FILE *f = begin_output(out, tmp, sizeof tmp);

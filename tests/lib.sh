@@ -20,7 +20,8 @@ isa_all_h() {
 }
 
 # ukr_text GENDIR ISA: the text of GENDIR/ukr_f32_ISA.h with the parts it includes (tkgen writes a
-# long microkernel header's kernels as ukr_f32_ISA_p1.h, _p2.h ...), for greps over the kernels
+# long microkernel header's kernels as ukr_f32_ISA_p1.h, _p2.h ...), for greps over the kernels (the
+# parts in ls order, not the order the header includes them)
 ukr_text() {
   cat "$1/ukr_f32_$2.h" $(ls "$1/ukr_f32_$2_p"*.h 2>/dev/null)
 }
