@@ -536,15 +536,29 @@ m4_define(<@_tkm_exactnn_body@>, <@m4_dnl
     return tki_gemm_f32_plain_generic_<@@>TKM_CPU<@@>(TK_NO_TRANS, TK_NO_TRANS, $2, $3, $4, alpha, a, $5, b, $6, beta, c,
                                                   $7, $1);
 @>)
+m4_dnl # _tkm_exact_inline_k: the deepest exact row whose tiles inline their microkernel. Inlined, a
+m4_dnl # kernel saves its call and takes the instance's constant leading dimensions (no row pointers,
+m4_dnl # no address arithmetic), which counts on a shallow tile; on a deep one the call is nothing
+m4_dnl # against its k loop, and inside the flattened instance GCC 12 allocated the loop's registers
+m4_dnl # worse: 49x512x4608 on 7x48, whole k in 7-row blocks, ran its k loop with vmovaps copies of
+m4_dnl # accumulators and broadcasts, 88.7 GFLOP/s against 107.9 for the same row through the generic
+m4_dnl # driver (the tuner's exact-shape and generic probes, alternating, Zen 4). Past this depth
+m4_dnl # the tiles call the kernel's entry (tkm_ukr_direct_ptr), whose body is out of line.
+m4_define(<@_tkm_exact_inline_k@>, 256)
 m4_dnl # tkm_gemm_exact(ID, M, N, K, MR, NV, KU, PACKA, PF)
 m4_define(<@tkm_gemm_exact@>, <@tkm_nargs(<@tkm_gemm_exact@>, 9, $#)m4_dnl
 m4_ifelse($8, 0, <@m4_dnl
+m4_ifelse(m4_eval($4 <= _tkm_exact_inline_k), 1, <@m4_dnl
 /* Row $1's single-tile path with its microkernel named, not called through the row's pointer:
  * compilers resolve that pointer only after they have decided what to inline. */
+@>, <@m4_dnl
+/* Row $1's single-tile path with its microkernel called through the kernel's entry, its body out of
+ * line: k ($4) is past _tkm_exact_inline_k. */
+@>)m4_dnl
 static inline TKM_TARGET int tki_gemm_f32_tile1_<@@>TKM_CPU<@@>_$1(const tki_gemm_cfg *cfg, const tki_gemm_args *g,
                                                   size_t i0, size_t i1, size_t j0, size_t j1)
 {
-_tkm_tile1_body(<@tkm_ukr_direct_name($5, $6, $7, $9)@>)m4_dnl
+_tkm_tile1_body(m4_ifelse(m4_eval($4 <= _tkm_exact_inline_k), 1, <@<@tkm_ukr_direct_name($5, $6, $7, $9)@>@>, <@<@tkm_ukr_direct_ptr($5, $6, $7, $9)@>@>))m4_dnl
 }
 m4_ifelse(_tkm_exact_tiles($2, $5), 1, <@m4_dnl
 /* Row $1's tiles one after another, each a call of its microkernel named, where A and B are read in
@@ -554,17 +568,24 @@ m4_ifelse(_tkm_exact_tiles($2, $5), 1, <@m4_dnl
  * passes them once this one has. */
 static inline TKM_TARGET int tki_gemm_f32_tiles_<@@>TKM_CPU<@@>_$1(const tki_gemm_cfg *cfg, const tki_gemm_args *g)
 {
-    const size_t nr = (size_t)cfg->nv * (tkm_vl_f32);
-    size_t i, j;
+    const size_t nr = (size_t)cfg->nv * (tkm_vl_f32), mc = cfg->mc > cfg->mr ? cfg->mc : cfg->mr;
+    size_t ic, i, j;
     if (!(_tkm_direct_in_place)) return 0;
-    if (cfg->order == 0x6d) {
-        for (i = 0; i < $2; i += cfg->mr)
+    /* blocks of mc rows, as the blocked driver makes them: order 'n' runs a block's row tiles under
+     * each column tile, so the block's rows of A stay in L2 while B goes by once per block (until
+     * session 66 the whole of m was one block here, whatever the row said: 49x512x4608 on 7x48 with
+     * 7-row blocks ran 91 GFLOP/s here against 108 through the blocked driver) */
+    for (ic = 0; ic < $2; ic += mc) {
+        const size_t ie = tki_min(ic + mc, $2);
+        if (cfg->order == 0x6d) {
+            for (i = ic; i < ie; i += cfg->mr)
+                for (j = 0; j < $3; j += nr)
+                    tki_gemm_f32_tile1_<@@>TKM_CPU<@@>_$1(cfg, g, i, tki_min(i + cfg->mr, ie), j, tki_min(j + nr, $3));
+        } else {
             for (j = 0; j < $3; j += nr)
-                tki_gemm_f32_tile1_<@@>TKM_CPU<@@>_$1(cfg, g, i, tki_min(i + cfg->mr, $2), j, tki_min(j + nr, $3));
-    } else {
-        for (j = 0; j < $3; j += nr)
-            for (i = 0; i < $2; i += cfg->mr)
-                tki_gemm_f32_tile1_<@@>TKM_CPU<@@>_$1(cfg, g, i, tki_min(i + cfg->mr, $2), j, tki_min(j + nr, $3));
+                for (i = ic; i < ie; i += cfg->mr)
+                    tki_gemm_f32_tile1_<@@>TKM_CPU<@@>_$1(cfg, g, i, tki_min(i + cfg->mr, ie), j, tki_min(j + nr, $3));
+        }
     }
     return 1;
 }
