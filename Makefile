@@ -51,14 +51,15 @@ dist:
 # `.shapes` file beside it (the shapes its users run) gets exact-shape rows unless SHAPES= names
 # another list.
 retune:
-	@test -n "$(ARCH)" || { echo "usage: make retune ARCH=<cpu> [SHAPES=file] [BUDGET=seconds] [ROWS=LO..HI] [COLS=LO..HI]  (CPUs: tuning_tables/registry.tkr)"; exit 2; }
+	@test -n "$(ARCH)" || { echo "usage: make retune ARCH=<cpu> [SHAPES=file] [BUDGET=seconds] [ROWS=LO..HI] [COLS=LO..HI] [ONLY=shapes]  (CPUs: tuning_tables/registry.tkr)"; exit 2; }
+	@case "$(ONLY)" in ""|shapes) ;; *) echo "make retune: ONLY=$(ONLY): the one value is ONLY=shapes (measure the listed shapes only)"; exit 2;; esac
 	@scripts/deps.sh test
 	cmake -S . -B $(BUILD)/tools -G Ninja -DCMAKE_BUILD_TYPE=Release -DTK_BUILD_BENCH=OFF > /dev/null
 	cmake --build $(BUILD)/tools -j$(JOBS) --target tktune
 	@table=$$($(BUILD)/tools/tkgen-host/tkgen info --root . --cpu $(ARCH) table) || exit 1; \
 	shapes="$(SHAPES)"; [ -n "$$shapes" ] || { [ -f "$${table%.tkt}.shapes" ] && shapes="$${table%.tkt}.shapes"; }; \
 	set -x; $(BUILD)/tools/tests/tktune retune --root . --cpu $(ARCH) --tkgen $(BUILD)/tools/tkgen-host/tkgen \
-	  --work $(BUILD)/retune/$(ARCH) $${shapes:+--shapes "$$shapes"} $(if $(BUDGET),--budget-s $(BUDGET)) $(if $(ROWS),--rows $(ROWS)) $(if $(COLS),--cols $(COLS))
+	  --work $(BUILD)/retune/$(ARCH) $${shapes:+--shapes "$$shapes"} $(if $(BUDGET),--budget-s $(BUDGET)) $(if $(ROWS),--rows $(ROWS)) $(if $(COLS),--cols $(COLS)) $(if $(filter shapes,$(ONLY)),--shapes-only)
 
 golden:
 	cmake -S . -B $(BUILD)/native -G Ninja -DTK_BUILD_BENCH=OFF

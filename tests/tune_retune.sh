@@ -10,7 +10,8 @@
 # probe's cold mode (operands rotated through an arena) times and checks, and a cold run on busy
 # memory is run again and marked; no row has a tile taller than its m range; a malformed shape list
 # is refused with file:line; a row pinned by hand and its note survive a retune, and a grid cell under
-# a pin keeps its own row when a run leaves it unmeasured. Other CPUs and the
+# a pin keeps its own row when a run leaves it unmeasured; --shapes-only measures and rewrites only the
+# listed shapes' rows. Other CPUs and the
 # dry run's plan: tune_retune_cpus.sh.
 # usage: tune_retune.sh TKTUNE TKGEN ROOT WORKDIR
 set -u
@@ -144,6 +145,17 @@ tail -n +$((before + 1)) "$rl" | awk '/ level=full / { n++; for (i = 1; i <= NF;
   bad "retune --rows 5..6 --cols 1..8 measured other shapes or nothing"
 grep -q "^tk-record 1 op=retune cpu=generic run=3 result=done .* rows=5..6 cols=1..8 " "$rl" && ok ||
   bad "the --cols run's record does not name its bands: $(grep op=retune "$rl" | tail -1)"
+# --shapes-only: a run measures the listed shapes and nothing else, writes their exact rows (every cell
+# keeps the row its top corner had, as cells outside --rows do), and its record says so
+before=$(wc -l < "$rl")
+"$tktune" retune --root "$root" --cpu generic --tkgen "$tkgen" --work "$work/w" --log "$rl" --out "$work/only.tkt" \
+  --budget 2 --top 1 --max-dim 48 --timeout 5 --shapes "$work/shapes" --sample-ms 0.5 --table "$out" --shapes-only > "$work/oonly" 2>&1 ||
+  bad "retune --shapes-only failed: $(tail -3 "$work/oonly")"
+tail -n +$((before + 1)) "$rl" | awk '/ level=full / { n++; if (!/ m=7 n=9 k=5 /) out++ } END { exit !(n > 0 && !out) }' && ok ||
+  bad "retune --shapes-only measured more than the listed 7x9x5, or nothing"
+grep -q '^row  *7  *9  *5 ' "$work/only.tkt" && ok || bad "retune --shapes-only wrote no row for 7x9x5"
+grep -q "^tk-record 1 op=retune cpu=generic .* shapes-only=1 " "$rl" && ok ||
+  bad "the --shapes-only run's record does not say so: $(grep op=retune "$rl" | tail -1)"
 # a grid cell wholly under a pinned row, left unmeasured by --rows: its own row beneath the pin keeps
 # the tuner's decisions; the pin's are not its previous row (they were written there, sessions 59-60)
 awk '$1 == "row" && !p && $2 != 7 { print "row 9..12 1..8 * 4x4 1 0 4 8 16 yes n n yes pinned"; p = 1 }

@@ -208,7 +208,7 @@ static int exact_in_band(const retune_opts *o, const point *p)
 /* ... a point of either kind */
 static int point_in_band(const retune_opts *o, const point *p)
 {
-    return p->exact ? exact_in_band(o, p) : in_band(o, p->rm, p->rn);
+    return p->exact ? exact_in_band(o, p) : !o->shapes_only && in_band(o, p->rm, p->rn);
 }
 /* " rows=LO..HI" (or LO..*) for the record log, nothing for an unset band */
 static void band_text(const char *key, range r, char *out, size_t cap)
@@ -397,6 +397,21 @@ static int prior_cut(point *p, const isa_desc *isa, unsigned long long cold_byte
     return p->nout;
 }
 
+/* the most rows a tile of nv vectors holds in the register file (32 at most) */
+static unsigned tallest_rows(const isa_desc *isa, unsigned nv)
+{
+    unsigned mr = 0;
+    while (mr < 32 && tile_vregs(isa, mr + 1, nv) <= isa->vregs) mr++;
+    return mr;
+}
+/* the tallest row count that divides m and is at least half of mrmax; 0 if none */
+static unsigned rows_dividing(unsigned long long m, unsigned mrmax)
+{
+    for (unsigned d = mrmax; d > 0 && 2 * d >= mrmax; d--)
+        if (m % d == 0) return d;
+    return 0;
+}
+
 /* An exact shape is one call: what costs there is the part of each tile that computes nothing, so
  * besides the model's picks (kernels profiled for their asymptotic speed) it tries tiles that cut
  * the shape evenly: for the vector counts that cover n in one or two column tiles, the row counts
@@ -410,17 +425,14 @@ static void add_even_tiles(point *p, const isa_desc *isa)
     if (isa->vla || !isa->direct) return;
     for (unsigned cols = 1; cols <= 2; cols++) {
         unsigned long long nvl = (n + (unsigned long long)isa->lanes * cols - 1) / ((unsigned long long)isa->lanes * cols);
-        unsigned nv = (unsigned)nvl, mrmax = 0;
         if (nvl < 1 || nvl > 8 || (cols == 2 && nvl * isa->lanes >= n)) continue;
-        while (mrmax < 32 && tile_vregs(isa, mrmax + 1, nv) <= isa->vregs) mrmax++;
+        const unsigned nv = (unsigned)nvl, mrmax = tallest_rows(isa, nv), d = rows_dividing(m, mrmax);
         if (!mrmax) continue;
         /* the fewest tiles, one more, and the tallest row count that divides m, if at least half
          * the tallest the registers hold: 64 rows of 64 columns take eleven 6x64 tiles (66 rows of
          * work) or sixteen 4x64 (64); pinned from session 36 to 50, 4x64 ran 64^3 at 1.00-1.05x the
          * 6x64 in make bench */
-        unsigned long long tiles[3] = {(m + mrmax - 1) / mrmax, (m + mrmax - 1) / mrmax + 1, 0};
-        for (unsigned d = mrmax; d > 0 && 2 * d >= mrmax && !tiles[2]; d--)
-            if (m % d == 0) tiles[2] = m / d;
+        unsigned long long tiles[3] = {(m + mrmax - 1) / mrmax, (m + mrmax - 1) / mrmax + 1, d ? m / d : 0};
         for (int i = 0; i < 3; i++) {
             const unsigned long long t = tiles[i];
             if (!t || t > m) continue;
@@ -432,6 +444,34 @@ static void add_even_tiles(point *p, const isa_desc *isa)
             snprintf(r.evidence, sizeof r.evidence, "measured");
             add_cand(p, &r);
         }
+    }
+}
+
+/* A wide exact shape (n past two column tiles of any vector count) is cut into column tiles
+ * anyway, so add_even_tiles has nothing to offer; what its rows cost is still the row tile that
+ * divides m or leaves dead rows. For each vector count from 2 to DIVISOR_NV_MAX, the tallest row
+ * count that divides m (at least half the tallest the registers hold), run the way a small-matrix
+ * library runs it: A and B in place, the whole k in one block, one tile's rows per block (that
+ * block's A stays in L2 while B goes by; a block of all m rows would need the static workspace
+ * to hold a copy of all of A where A's rows collide in L1). ResNet-50's last stage on the Zen 4,
+ * the tuner's probe: 49x512x4608 7x48 whole k with 7-row blocks 110-111 GFLOP/s, with 49-row
+ * blocks 106-108, the band's 4x96 kc 512 (13 row tiles, one of them 1 row) 101-102, and libxsmm
+ * 108 (tk_bench). */
+#define DIVISOR_NV_MAX 6
+static void add_divisor_tiles(point *p, const isa_desc *isa)
+{
+    unsigned long long m = p->sm[0], n = p->sn[0], k = p->sk[0];
+    if (isa->vla || !isa->direct || n <= 16ull * isa->lanes) return; /* 2 x 8 vectors: add_even_tiles */
+    for (unsigned nv = 2; nv <= DIVISOR_NV_MAX; nv++) {
+        const unsigned d = rows_dividing(m, tallest_rows(isa, nv));
+        if (!d) continue;
+        tkt_row r;
+        memset(&r, 0, sizeof r);
+        r.mr = d, r.nr = nv * isa->lanes, r.ku = 4, r.kc = (k + 3) / 4 * 4, r.nc = r.nr;
+        r.packb = 0, r.packa = 0, r.split = 'm', r.order = 'n';
+        snprintf(r.evidence, sizeof r.evidence, "measured");
+        r.mc = d;
+        add_one(p, &r);
     }
 }
 
@@ -729,6 +769,33 @@ static void add_deep_twins(point *p, const cand_caps *k)
         add_one(p, &r);
         made++;
     }
+}
+
+/* An exact row whose decisions are those of the row its shape meets without it, on a shape of at
+ * least EXACT_KEEP_MNK multiply-adds, only costs: its instance (a whole driver compiled for the
+ * shape, in every unit that includes the header) folds constants that save nanoseconds a call,
+ * against calls of a millisecond or so. Such rows are left out of the table; the shape stays in the
+ * list and is measured again by the next run. ResNet-50's 21 layers on the Zen 4 (session 66):
+ * 17 kept the band's row. */
+#define EXACT_KEEP_MNK (1ull << 20)
+static void drop_plain_exact(tkt_table *nt)
+{
+    int ne = 0, out = 0;
+    while (ne < nt->n && tkt_row_is_exact(&nt->rows[ne])) ne++;
+    for (int i = 0; i < nt->n; i++) {
+        const tkt_row *e = &nt->rows[i];
+        int drop = 0;
+        if (i < ne && e->m.lo * e->n.lo * e->k.lo >= EXACT_KEEP_MNK && strcmp(e->evidence, "pinned"))
+            for (int j = ne; j < nt->n; j++)
+                if (tkt_row_has(&nt->rows[j], e->m.lo, e->n.lo, e->k.lo)) {
+                    /* the same code on this shape (blocks past its size are the same blocks) */
+                    drop = e->split == nt->rows[j].split &&
+                           same_code(e, &nt->rows[j], (double)tkt_crowd_bytes(nt), (double)e->m.lo, (double)e->n.lo, (double)e->k.lo);
+                    break;
+                }
+        if (!drop) nt->rows[out++] = *e;
+    }
+    nt->n = out;
 }
 
 /* the shape list's shapes as exact-row points after pts[at]; -1 on a malformed list */
@@ -1081,6 +1148,7 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
         int nb = nml > 0 ? model_best(isa, k, &h, ml, nml, (double)p->sm[0], (double)p->sn[0], ks, nks, p->stream, best, want) : 0;
         for (int j = 0; j < nb; j++) add_cand(p, &best[j]);
         if (p->exact && !o->estimated) add_even_tiles(p, isa);
+        if (p->exact && !o->estimated) add_divisor_tiles(p, isa);
         if (p->exact && !o->estimated) add_whole_k(p);
         if (!o->estimated) add_dot_tiles(p, isa, k);
         if (!o->estimated) add_deep_twins(p, k);
@@ -1181,7 +1249,7 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
     if (nfresh > 0 && po->progress) fprintf(stderr, "tktune: %d grid cells never measured go first\n", nfresh);
     /* --rows, --cols: only the cells of those row and column counts, and the run leaves the
      * rotation where it was */
-    const int some = o->rows.lo > 0 || o->cols.lo > 0;
+    const int some = o->rows.lo > 0 || o->cols.lo > 0 || o->shapes_only;
     for (int c = 0; c < ncells; c++)
         if (fresh[c] && point_in_band(o, &pts[nexact + c])) order[nord++] = c;
     for (int c = 0; c < ncells; c++) {
@@ -1350,6 +1418,7 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
     if (out_of_time)
         snprintf(nt.notes[nt.nnotes++], sizeof nt.notes[0], "budget of %.0f s ran out: unmeasured cells kept the previous rows", o->budget_s);
     if (!retune_keep_pinned(t, &nt, err, sizeof err)) die("%s: %s", t->path, err);
+    drop_plain_exact(&nt);
     /* tkgen checks the table before it replaces the old one: session 44 wrote a catch-all that the
      * build then refused, after nine minutes of measurements */
     if (!table_replace(po, isa, &nt, o->out, "this run", err, sizeof err)) die("%s", err);
@@ -1360,6 +1429,7 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
         char bands[128] = "";
         band_text(" rows=", o->rows, bands, sizeof bands);
         band_text(" cols=", o->cols, bands + strlen(bands), sizeof bands - strlen(bands));
+        if (o->shapes_only) snprintf(bands + strlen(bands), sizeof bands - strlen(bands), " shapes-only=1");
         fprintf(lf, "tk-record 1 op=retune cpu=%s run=%d result=done points=%d measurements=%d next=%d%s evidence=%s date=%ld\n", po->cpu,
                 run, np, measured, some ? next_cell : out_of_time && cells_done < nord ? order[cells_done] : 0, bands,
                 o->estimated ? "estimated" : "measured", (long)time(NULL));

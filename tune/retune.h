@@ -15,6 +15,7 @@ typedef struct {
     int estimated;          /* 1: a CPU this machine cannot run: llvm-mca, model, qemu checks */
     range rows;             /* lo > 0: measure only the cells and exact shapes of these row counts (m) */
     range cols;             /* lo > 0: ... and of these column counts (n) */
+    int shapes_only;        /* 1: measure the listed shapes only; every grid cell keeps its row */
     int prior_runs;         /* the record-log prior reads this many recent runs (0: no prior, measure all) */
 } retune_opts;
 

@@ -33,7 +33,7 @@ static void usage(void)
                     "                      [--budget N] [--timeout S] [--kc K]\n"
                     "       tktune retune --root DIR --cpu CPU --work DIR --tkgen PATH [--log FILE] [--out TABLE]\n"
                     "                     [--shapes FILE] [--budget-s S] [--budget N] [--top K] [--max-dim D] [--sample-ms MS] [--cc CC]\n"
-                    "                     [--rows M|LO..HI|LO..*] [--cols N|LO..HI|LO..*] [--prior-runs R] [--table TABLE] [--dry-run]\n"
+                    "                     [--rows M|LO..HI|LO..*] [--cols N|LO..HI|LO..*] [--prior-runs R] [--table TABLE] [--shapes-only] [--dry-run]\n"
                     "       tktune evaluate --root DIR --cpu CPU --work DIR --tkgen PATH --shapes FILE [--table TABLE] [--log FILE]\n"
                     "                       [--sample-ms MS] [--cc CC] [--warm]\n");
     exit(2);
@@ -61,7 +61,7 @@ int main(int argc, char **argv)
     const char *shapes = NULL;
     const char *against = NULL; /* calibrate: a second log whose groups the fitted model ranks, unfitted */
     double budget_s = 540;
-    int top = 16, dry = 0, warm = 0, prior_runs = 16;
+    int top = 16, dry = 0, warm = 0, prior_runs = 16, shapes_only = 0;
     double max_dim = 0;
     range rows = {0, 0}, cols = {0, 0};
     if (strcmp(cmd, "candidates") && strcmp(cmd, "profile") && strcmp(cmd, "machine") && strcmp(cmd, "table") &&
@@ -87,6 +87,7 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--prior-runs") && i + 1 < argc) prior_runs = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--sample-ms") && i + 1 < argc) o.sample_ms = atof(argv[++i]);
         else if (!strcmp(argv[i], "--dry-run")) dry = 1;
+        else if (!strcmp(argv[i], "--shapes-only")) shapes_only = 1;
         else if (!strcmp(argv[i], "--warm")) warm = 1;
         else if (!strcmp(argv[i], "--max-dim") && i + 1 < argc) max_dim = atof(argv[++i]);
         else if (!strcmp(argv[i], "--rows") && i + 1 < argc) {
@@ -170,6 +171,7 @@ int main(int argc, char **argv)
         ro.max_dim = max_dim;
         ro.rows = rows;
         ro.cols = cols;
+        ro.shapes_only = shapes_only;
         {
             /* another version of the CPU's table to start from: its rows are the previous ones */
             static tkt_table from;
