@@ -776,9 +776,9 @@ static void add_deep_twins(point *p, const cand_caps *k)
  * shape, in every unit that includes the header) folds constants that save nanoseconds a call,
  * against calls of a millisecond or so. Such rows are left out of the table; the shape stays in the
  * list and is measured again by the next run. ResNet-50's 21 layers on the Zen 4 (session 66):
- * 17 kept the band's row. */
+ * 17 kept the band's row. Returns how many rows it left out. */
 #define EXACT_KEEP_MNK (1ull << 20)
-static void drop_plain_exact(tkt_table *nt)
+static int drop_plain_exact(tkt_table *nt)
 {
     int ne = 0, out = 0;
     while (ne < nt->n && tkt_row_is_exact(&nt->rows[ne])) ne++;
@@ -795,7 +795,9 @@ static void drop_plain_exact(tkt_table *nt)
                 }
         if (!drop) nt->rows[out++] = *e;
     }
+    const int dropped = nt->n - out;
     nt->n = out;
+    return dropped;
 }
 
 /* the shape list's shapes as exact-row points after pts[at]; -1 on a malformed list */
@@ -1418,7 +1420,15 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
     if (out_of_time)
         snprintf(nt.notes[nt.nnotes++], sizeof nt.notes[0], "budget of %.0f s ran out: unmeasured cells kept the previous rows", o->budget_s);
     if (!retune_keep_pinned(t, &nt, err, sizeof err)) die("%s: %s", t->path, err);
-    drop_plain_exact(&nt);
+    const int left_out = drop_plain_exact(&nt);
+    for (int i = 0; i < nt.nnotes && left_out > 0; i++) {
+        char *at = strstr(nt.notes[i], " exact shapes"), was[sizeof nt.notes[0]];
+        if (strncmp(nt.notes[i], "grid: ", 6) || !at) continue;
+        snprintf(was, sizeof was, "%s", nt.notes[i]);
+        at = was + (at - nt.notes[i]);
+        snprintf(nt.notes[i], sizeof nt.notes[0], "%.*s exact shapes (%d run by range rows)%s", (int)(at - was), was,
+                 left_out, at + strlen(" exact shapes"));
+    }
     /* tkgen checks the table before it replaces the old one: session 44 wrote a catch-all that the
      * build then refused, after nine minutes of measurements */
     if (!table_replace(po, isa, &nt, o->out, "this run", err, sizeof err)) die("%s", err);
