@@ -125,25 +125,28 @@ static inline TKM_TARGET void tkm_ukr_sweep_name($2, $3, $4, $5)(TKI_UKR_PARAMS)
 m4_ifelse($2, 1, <@m4_dnl
 _tkm_sweep_body($3, _tkm_sweep_tile, _tkm_sweep_call)m4_dnl
 @>, _tkm_sweep_inline, 1, <@m4_dnl
-_tkm_sweep_body($3, _tkm_sweep_call, _tkm_sweep_call, _tkm_sweep_tile)m4_dnl
+_tkm_sweep_body($3, _tkm_sweep_call, _tkm_sweep_call, _tkm_sweep_tile, $2)m4_dnl
 @>, <@m4_dnl
 _tkm_sweep_body($3, _tkm_sweep_call, _tkm_sweep_call)m4_dnl
 @>)m4_dnl
 m4_popdef(<@_tkm_sweep_call@>)m4_popdef(<@_tkm_sweep_wrap@>)m4_popdef(<@_tkm_sweep_tile@>)m4_popdef(<@_tkm_sweep_inline@>)m4_popdef(<@_tkm_sweep_ool@>)m4_dnl
 @>)@>)
 
-m4_dnl # _tkm_sweep_body(NV, WHOLE, LAST[, SHALLOW]): a column sweep's body: WHOLE on each whole tile of NV
-m4_dnl # vectors, left to right (SHALLOW instead when given and k <= 16), then LAST on the ragged tile, if
-m4_dnl # any; each tile's bias from its first column
+m4_dnl # _tkm_sweep_body(NV, WHOLE, LAST[, SHALLOW, MR]): a column sweep's body: WHOLE on each whole tile
+m4_dnl # of NV vectors, left to right (SHALLOW instead when given, k <= 16 and the tile has all its MR
+m4_dnl # rows), then LAST on the ragged tile, if any; each tile's bias from its first column. SHALLOW
+m4_dnl # gets m as the constant MR: with m a run-time value its inlined copy tested every row before
+m4_dnl # storing it and spilled the sweep's own variables (2000x1500x4 on 6x64, session 66: cmp per
+m4_dnl # row among the stores, stack reloads per tile); a sweep of the last, short row tile calls.
 m4_define(<@_tkm_sweep_body@>, <@{
     const size_t nr = (size_t)$1 * (tkm_vl_f32);
     tki_ukr_aux tile = *aux;
     size_t j = 0;
 m4_ifelse(<@$4@>, <@@>, <@@>, <@m4_dnl
-    if (k <= 16)
+    if (k <= 16 && m == $5)
         for (; j + nr <= n; j += nr) {
             tile.bias = aux->bias ? aux->bias + j : NULL;
-            $4<@@>(k, a, b + j, ldb, c + j, ldc, m, nr, &tile);
+            $4<@@>(k, a, b + j, ldb, c + j, ldc, $5, nr, &tile);
         }
 @>)m4_dnl
     for (; j + nr <= n; j += nr) {
