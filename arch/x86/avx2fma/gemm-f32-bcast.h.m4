@@ -1,6 +1,6 @@
 m4_divert(-1)
 m4_dnl # AVX2 + FMA f32 GEMM microkernel, broadcast form (the x86-64-v3 level): per k step, NV ymm loads
-m4_dnl # of B and MR broadcasts of A, MR*NV accumulators. Edge columns use vmaskmov loads and stores.
+m4_dnl # of B and MR broadcasts of A, MR*NV accumulators. Edge columns: vmaskmov loads, plain partial stores.
 m4_dnl # Instantiated by tkm_ukr_gemm_f32(MR, NV, KU); NR = 8*NV. Contract: docs/microkernel.md.
 
 m4_dnl # lanes of one vector register, as a C expression (a constant for fixed-width ISAs)
@@ -19,6 +19,26 @@ static inline TKM_TARGET __m256i tki_mask8_avx2fma(size_t n, size_t first)
     size_t left = n > first ? n - first : 0;
     int l = left >= 8 ? 8 : (int)left;
     return _mm256_cmpgt_epi32(_mm256_set1_epi32(l), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+}
+
+/* Stores lanes 0..l-1 of v at p (l < 8) with plain stores of 4, 2 and 1 lanes. A vmaskmov store
+ * is microcoded on AMD cores (a Zen 4 took 16 cycles for one, against one cycle for a plain store:
+ * 4x4x4, four such stores, ran at a third of libxsmm's speed); l is the same for every row of a
+ * call, so the branches are predicted. */
+static inline TKM_TARGET void tki_store_first_avx2fma(float *p, __m256 v, size_t l)
+{
+    __m128 x = _mm256_castps256_ps128(v);
+    if (l & 4) {
+        _mm_storeu_ps(p, x);
+        x = _mm256_extractf128_ps(v, 1);
+        p += 4;
+    }
+    if (l & 2) {
+        _mm_storel_pi((__m64 *)p, x);
+        x = _mm_movehl_ps(x, x);
+        p += 2;
+    }
+    if (l & 1) _mm_store_ss(p, x);
 }
 
 /* Packs rows x kc of row-major A (rows lda apart) into dst[p*mr + i], rows..mr-1 zero, mr <= 8:
@@ -75,7 +95,7 @@ m4_define(<@_tkm_avx2_add@>, <@_mm256_add_ps($1, $2)@>)
 m4_dnl # one k step (TKM_U of the unrolled group, 1 in the tail); the direct form (TKM_DIRECT 1) reads
 m4_dnl # A in place through row pointers at column p + TKM_U - 1 and masks B
 m4_define(<@_tkm_avx2_step@>, <@        {
-tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@            const __m256 b_<@@>TKM_V = m4_ifelse(TKM_MASKB, 1, <@_mm256_maskload_ps(b + m4_eval(TKM_V * 8), k_<@@>TKM_V)@>, <@_mm256_loadu_ps(b + m4_eval(TKM_V * 8))@>);
+tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@            const __m256 b_<@@>TKM_V = m4_ifelse(m4_eval(TKM_MASKB == 1 && TKM_V == TKM_NV - 1), 1, <@_mm256_maskload_ps(b + m4_eval(TKM_V * 8), k_last)@>, <@_mm256_loadu_ps(b + m4_eval(TKM_V * 8))@>);
 @>)m4_dnl
 tkm_prefetch_b(m4_eval(TKM_NV * 8))m4_dnl
 tkm_for(<@TKM_I@>, 0, TKM_MR - 1, <@            {
@@ -100,13 +120,21 @@ m4_define(<@_tkm_avx2_loops@>, <@m4_pushdef(<@TKM_MASKB@>, <@$1@>)m4_dnl
 tkm_kloop(<@_tkm_avx2_step@>)m4_dnl
 m4_popdef(<@TKM_MASKB@>)@>)
 
-m4_dnl # _tkm_avx2_cmem(PTR-EXPR): C's vector at PTR: a plain load when TKM_MASKC is 0, else masked
-m4_define(<@_tkm_avx2_loadc@>, <@m4_ifelse(TKM_MASKC, 1, <@_mm256_maskload_ps($1, k_<@@>TKM_V)@>, <@_mm256_loadu_ps($1)@>)@>)
-m4_define(<@_tkm_avx2_storec@>, <@m4_ifelse(TKM_MASKC, 1, <@_mm256_maskstore_ps($1, k_<@@>TKM_V, $2)@>, <@_mm256_storeu_ps($1, $2)@>)@>)
+m4_dnl # _tkm_avx2_ragged: 1 for vector TKM_V of a ragged tile's epilogue (TKM_MASKC 1) when it is the
+m4_dnl # last: a kernel of NV vectors runs only for n past (NV - 1) * 8 (tkm_ukr_narrow), so the others
+m4_dnl # are whole and go to memory plainly
+m4_define(<@_tkm_avx2_ragged@>, <@m4_eval(TKM_MASKC == 1 && TKM_V == TKM_NV - 1)@>)
+m4_dnl # _tkm_avx2_loadc(PTR-EXPR), _tkm_avx2_storec(PTR-EXPR, VALUE): C's vector TKM_V at PTR; the
+m4_dnl # ragged one loads through its mask (a vmaskmov load costs what a plain one does) and stores its
+m4_dnl # first nl lanes with plain stores (tki_store_first_avx2fma)
+m4_define(<@_tkm_avx2_loadc@>, <@m4_ifelse(_tkm_avx2_ragged, 1, <@_mm256_maskload_ps($1, k_last)@>, <@_mm256_loadu_ps($1)@>)@>)
+m4_define(<@_tkm_avx2_storec@>, <@m4_ifelse(_tkm_avx2_ragged, 1, <@tki_store_first_avx2fma($1, $2, nl)@>, <@_mm256_storeu_ps($1, $2)@>)@>)
 
-m4_dnl # _tkm_avx2_epilogue(MASKC): C = alpha*acc + bias (+ beta*C) for the valid rows. vmaskmov stores
-m4_dnl # are slow on AMD (microcoded on Zen), so a tile that covers all its columns stores plainly.
+m4_dnl # _tkm_avx2_epilogue(MASKC): C = alpha*acc + bias (+ beta*C) for the valid rows; MASKC 1 for a
+m4_dnl # ragged tile, whose last vector holds nl < 8 of the n columns.
 m4_define(<@_tkm_avx2_epilogue@>, <@m4_pushdef(<@TKM_MASKC@>, <@$1@>)m4_dnl
+m4_ifelse(TKM_MASKC, 1, <@        const size_t nl = n - m4_eval((TKM_NV - 1) * 8);
+@>)m4_dnl
         if (aux->beta == 0.0f && aux->alpha == 1.0f && !aux->bias) {
             /* the plain product: one multiply-add less on every accumulator's path to memory */
 _tkm_avx2_rows(<@_tkm_avx2_storec(c + TKM_I * ldc + m4_eval(TKM_V * 8), tkm_acc(TKM_I, TKM_V));@>)m4_dnl
@@ -136,8 +164,7 @@ m4_dnl # loop. (The AVX-512 kernels fetch into L2 there and into L1 late in the 
 m4_dnl # fetch alone, 0.98-1.06x, nor both, 0.82-0.93x in a noisy hour, were worth it: docs/microkernel.md.)
     if (k >= 32)
 tkm_fetch_c(8, 3)m4_dnl
-tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@    const __m256i k_<@@>TKM_V = tki_mask8_avx2fma(n, m4_eval(TKM_V * 8));
-@>)m4_dnl
+    const __m256i k_last = tki_mask8_avx2fma(n, m4_eval((TKM_NV - 1) * 8)); /* the last vector's columns */
 tkm_for(<@TKM_S@>, 0, tkm_ksets - 1, <@tkm_for(<@TKM_I@>, 0, TKM_MR - 1, <@tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@    __m256 tkm_acc_set(TKM_S) = _mm256_setzero_ps();
 @>)@>)@>)m4_dnl
 m4_dnl # vmaskmov loads cost more than plain ones: the direct form masks B only when n < NR
@@ -148,7 +175,7 @@ _tkm_avx2_loops(1)    }
 tkm_kfold(tkm_ksets, <@_tkm_avx2_add@>)m4_dnl
     {
         const __m256 va = _mm256_set1_ps(aux->alpha);
-tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@        const __m256 bias_<@@>TKM_V = aux->bias ? _mm256_maskload_ps(aux->bias + m4_eval(TKM_V * 8), k_<@@>TKM_V) : _mm256_setzero_ps();
+tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@        const __m256 bias_<@@>TKM_V = aux->bias ? m4_ifelse(m4_eval(TKM_V == TKM_NV - 1), 1, <@_mm256_maskload_ps(aux->bias + m4_eval(TKM_V * 8), k_last)@>, <@_mm256_loadu_ps(aux->bias + m4_eval(TKM_V * 8))@>) : _mm256_setzero_ps();
 @>)m4_dnl
         if (n >= m4_eval(TKM_NV * 8)) {
 _tkm_avx2_epilogue(0)        } else {
