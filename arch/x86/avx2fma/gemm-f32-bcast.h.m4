@@ -87,9 +87,11 @@ m4_define(<@tkm_pack_a_name@>, <@tki_pack_a_f32_avx2fma@>)
 m4_define(<@tkm_pack_a_max_mr@>, <@8@>)
 m4_define(<@tkm_ukr_header_end@>, <@#endif /* TK_GEN_UKR_F32_AVX2FMA_H */@>)
 
-m4_dnl # Split sums (tkm_ksplit, gen/tkm.m4): two multiply-adds a cycle, 4-5 cycles each, want 8 chains; a
-m4_dnl # vector of B takes its mask's register too (vmaskmov masks are vectors).
-m4_define(<@tkm_ksplit@>, <@8, 16, 2@>)
+m4_dnl # Split sums (tkm_ksplit, gen/tkm.m4): two multiply-adds a cycle, 4-5 cycles each, want 8 chains;
+m4_dnl # one register of the 16 is kept for the mask of a ragged tile's last vector of B (vmaskmov masks
+m4_dnl # are vectors, and only the last vector has one). Until session 67 every vector of B counted
+m4_dnl # twice, for a mask each, and 3x16 and 1x32 ran at their chains' latency.
+m4_define(<@tkm_ksplit@>, <@8, 15, 1@>)
 m4_define(<@_tkm_avx2_add@>, <@_mm256_add_ps($1, $2)@>)
 
 m4_dnl # one k step (TKM_U of the unrolled group, 1 in the tail); the direct form (TKM_DIRECT 1) reads
