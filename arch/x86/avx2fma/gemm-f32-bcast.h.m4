@@ -49,7 +49,7 @@ static inline TKM_TARGET void tki_store_first_avx2fma(float *p, __m256 v, size_t
 static inline TKM_TARGET void tki_pack_a_f32_avx2fma(const float *TKI_RESTRICT src, size_t lda, size_t rows,
                                                      size_t kc, size_t mr, float *TKI_RESTRICT dst)
 {
-    size_t p = 0, i;
+    size_t p = 0, i, q;
     for (; p + 8 <= kc; p += 8) {
 tkm_for(<@TKM_I@>, 0, 7, <@        const __m256 r<@@>TKM_I = rows > TKM_I ? _mm256_loadu_ps(src + TKM_I * lda + p) : _mm256_setzero_ps();
 @>)m4_dnl
@@ -78,7 +78,10 @@ tkm_for(<@TKM_I@>, 0, 3, <@        col[TKM_I] = _mm256_permute2f128_ps(s<@@>TKM_
             }
         }
     }
-    for (; p < kc; p++)
+    /* the last kc mod 8 columns; counted from kc & 7 (p is kc rounded down to 8 here) so that GCC
+     * sees at most 7 iterations: with `p < kc` it warned of overflow at 2^62 (-Waggressive-loop-
+     * optimizations) where an exact row (49x2048x512) inlined this with constant operands */
+    for (q = kc & 7; q > 0; q--, p++)
         for (i = 0; i < mr; i++) dst[p * mr + i] = i < rows ? src[i * lda + p] : 0.0f;
 }
 @>)
