@@ -42,7 +42,8 @@ typedef struct tkb_lib {
     const char *name;   /* column name: "tk", "openblas", "libxsmm", "eigen" */
     int is_peer;        /* 0 for tk itself; the others are what tk is compared with */
     int max_threads;    /* largest thread count the adapter supports (1: single-threaded only) */
-    int needs_x86_64_v4;/* the TU is compiled for x86-64-v4: never call into it on a CPU without it */
+    int needs_x86_level;/* 4 or 3: the TU is compiled for x86-64-v4 or -v3; never call into it on a CPU
+                         * below that level (0: runs anywhere) */
     /* One line about the build: version, kernel/core chosen, how threads are controlled. */
     void (*describe)(char *buf, size_t len);
     /* Set up for problem p (plans, JIT, workspaces, thread pools). On failure write why into

@@ -1,10 +1,14 @@
 // bench/case_eigen.cc - Eigen 3.4 as a peer: C.noalias() = A * B on Eigen::Map views of the
 // row-major buffers (no copies).
 //
-// This translation unit, and only this one, is compiled with -march=x86-64-v4 -O3 -DNDEBUG on x86
-// (see bench/CMakeLists.txt) so Eigen uses its AVX-512 kernels; the driver never calls into it
-// unless the CPU supports x86-64-v4 (needs_x86_64_v4 below). Eigen is single-threaded here: it only
-// threads with OpenMP, and EIGEN_DONT_PARALLELIZE makes sure it doesn't.
+// On x86 this translation unit, and only this one, is compiled with -O3 -DNDEBUG and the highest of
+// -march=x86-64-v4 (Eigen's AVX-512 kernels) and -march=x86-64-v3 (its AVX2/FMA kernels) that the
+// build host runs (see bench/CMakeLists.txt), so Eigen is a peer on AVX2-only hosts too, with the
+// kernels it would pick there; one build per binary, because two builds of Eigen's templates with
+// different -march in one program would share (and mix) their inline functions at link time. The
+// driver never calls into it on a CPU below the level it was built for (needs_x86_level below).
+// Eigen is single-threaded here: it only threads with OpenMP, and EIGEN_DONT_PARALLELIZE makes sure
+// it doesn't.
 #define EIGEN_DONT_PARALLELIZE
 #include "bench.h"
 
@@ -57,12 +61,12 @@ void release(void *state) { delete static_cast<EigenCase *>(state); }
 
 } // namespace
 
-#ifdef TKB_EIGEN_X86_64_V4
-#define TKB_EIGEN_NEEDS_V4 1 // built with -march=x86-64-v4 (set by bench/CMakeLists.txt)
-#else
-#define TKB_EIGEN_NEEDS_V4 0
+// TKB_EIGEN_X86_LEVEL (4 or 3, set by bench/CMakeLists.txt with the matching -march) names the
+// x86-64 level this TU was built for; 0 elsewhere.
+#ifndef TKB_EIGEN_X86_LEVEL
+#define TKB_EIGEN_X86_LEVEL 0
 #endif
 
 extern "C" const tkb_lib tkb_lib_eigen = {
-    "eigen", 1, 1, TKB_EIGEN_NEEDS_V4, describe, prepare, run, release,
+    "eigen", 1, 1, TKB_EIGEN_X86_LEVEL, describe, prepare, run, release,
 };

@@ -246,16 +246,20 @@ const tkb_lib &tkb_lib_tk_prev_or_null()
 #endif
 }
 
-bool cpu_has_x86_64_v4()
+// The x86-64 level this CPU runs (4, 3) as far as the adapters' -march flags need it; 0 for less or
+// for another architecture. The same features bench/CMakeLists.txt checks when it picks Eigen's.
+int cpu_x86_level()
 {
 #if defined(__x86_64__)
     __builtin_cpu_init();
-    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-           __builtin_cpu_supports("avx512cd") && __builtin_cpu_supports("avx512dq") &&
-           __builtin_cpu_supports("avx512vl") && __builtin_cpu_supports("avx2") &&
-           __builtin_cpu_supports("fma") && __builtin_cpu_supports("bmi2");
+    bool v3 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
+              __builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2");
+    bool v4 = v3 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+              __builtin_cpu_supports("avx512cd") && __builtin_cpu_supports("avx512dq") &&
+              __builtin_cpu_supports("avx512vl");
+    return v4 ? 4 : v3 ? 3 : 0;
 #else
-    return false;
+    return 0;
 #endif
 }
 
@@ -632,14 +636,15 @@ int main(int argc, char **argv)
         if (t > TKB_MAX_THREADS)
             die("--threads: at most " + std::to_string(TKB_MAX_THREADS));
 
-    const bool avx512_ok = cpu_has_x86_64_v4();
+    const int x86_level = cpu_x86_level();
     for (const tkb_lib *l : libs) {
         if (l == &tkb_lib_tk_prev_or_null())
             g_rep.prev = g_rep.libs.size();
         g_rep.libs.push_back(l->name);
         char buf[512] = "";
-        if (l->needs_x86_64_v4 && !avx512_ok)
-            std::snprintf(buf, sizeof buf, "built for x86-64-v4, which this CPU lacks: not run");
+        if (l->needs_x86_level > x86_level)
+            std::snprintf(buf, sizeof buf, "built for x86-64-v%d, which this CPU lacks: not run",
+                          l->needs_x86_level);
         else
             l->describe(buf, sizeof buf);
         g_rep.lib_info.push_back(buf);
@@ -680,9 +685,9 @@ int main(int argc, char **argv)
                     r.message = "single-threaded";
                     continue;
                 }
-                if (libs[li]->needs_x86_64_v4 && !avx512_ok) {
+                if (libs[li]->needs_x86_level > x86_level) {
                     r.status = Status::Skipped;
-                    r.message = "CPU lacks x86-64-v4";
+                    r.message = "CPU lacks x86-64-v" + std::to_string(libs[li]->needs_x86_level);
                     continue;
                 }
                 Case c;
