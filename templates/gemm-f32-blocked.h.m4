@@ -188,27 +188,36 @@ m4_ifdef(<@tkm_pack_a_name@>, <@m4_dnl
     }
 }
 
-/* op(B)[p0 : p0+kc, j0 : j0+nc] into NR-column panels, row-major inside a panel, columns past nc zeroed. */
+/* op(B)[p0 : p0+kc, j0 : j0+nc] into NR-column panels, row-major inside a panel, columns past nc zeroed.
+ * B in place is read TKI_PACK_B_ROWS rows at a time across every panel; a transposed B, column by
+ * column (each a row of the stored matrix). */
 static inline TKM_TARGET void tki_gemm_f32_pack_b_<@@>TKM_CPU<@@>(const tki_gemm_args *g, size_t p0, size_t kc,
                                                      size_t j0, size_t nc, size_t nr, float *TKI_RESTRICT dst)
 {
-    size_t jb, j, p;
+    size_t jb, j, p, pg;
+    if (g->transb == TK_NO_TRANS) {
+        for (pg = 0; pg < kc; pg += TKI_PACK_B_ROWS) {
+            const size_t pe = tki_min(kc, pg + TKI_PACK_B_ROWS);
+            float *panel = dst;
+            for (jb = 0; jb < nc; jb += nr, panel += nr * kc) {
+                size_t cols = tki_min(nr, nc - jb);
+                for (p = pg; p < pe; p++) {
+                    const float *src = g->b + (p0 + p) * g->ldb + j0 + jb;
+                    for (j = 0; j < cols; j++) panel[p * nr + j] = src[j];
+                    for (; j < nr; j++) panel[p * nr + j] = 0.0f;
+                }
+            }
+        }
+        return;
+    }
     for (jb = 0; jb < nc; jb += nr, dst += nr * kc) {
         size_t cols = tki_min(nr, nc - jb);
-        if (g->transb == TK_NO_TRANS) {
-            for (p = 0; p < kc; p++) {
-                const float *src = g->b + (p0 + p) * g->ldb + j0 + jb;
-                for (j = 0; j < cols; j++) dst[p * nr + j] = src[j];
-                for (; j < nr; j++) dst[p * nr + j] = 0.0f;
-            }
-        } else {
-            for (j = 0; j < cols; j++) {
-                const float *src = g->b + (j0 + jb + j) * g->ldb + p0;
-                for (p = 0; p < kc; p++) dst[p * nr + j] = src[p];
-            }
-            for (p = 0; p < kc; p++)
-                for (j = cols; j < nr; j++) dst[p * nr + j] = 0.0f;
+        for (j = 0; j < cols; j++) {
+            const float *src = g->b + (j0 + jb + j) * g->ldb + p0;
+            for (p = 0; p < kc; p++) dst[p * nr + j] = src[p];
         }
+        for (p = 0; p < kc; p++)
+            for (j = cols; j < nr; j++) dst[p * nr + j] = 0.0f;
     }
 }
 

@@ -166,6 +166,12 @@ static inline void tki_tile_at(size_t t, size_t nj, size_t ni, char order, int f
  * instead of 57). */
 static inline size_t tki_gemm_dot_ld(size_t kc) { return tki_round_up(kc, 16) + 16; }
 
+/* Rows of a non-transposed B that tki_gemm_f32_pack_b_* copies together, each along the whole block
+ * width: a panel at a time it walked a kc-row strip down B, one line a row, and where ldb is a
+ * multiple of 4 KiB every line of the strip fell into the same cache sets. A few rows at once keep
+ * the reads sequential (one prefetch stream a row) and the writes of each panel contiguous. */
+#define TKI_PACK_B_ROWS 8
+
 /* Everything the blocked driver needs from the validated call. */
 typedef struct tki_gemm_args {
     tk_trans transa, transb;
