@@ -19,6 +19,25 @@ extern "C" {
 
 #define TKB_MAX_THREADS 64
 
+/* The x86-64 level this CPU runs (4, 3) as far as the adapters' -march flags need it; 0 for less or
+ * for another architecture. The driver asks it before calling an adapter built for a level, and
+ * bench/CMakeLists.txt runs it on the build host to pick the level Eigen is built for. */
+static inline int tkb_cpu_x86_level(void)
+{
+#if defined(__x86_64__)
+    int v3, v4;
+    __builtin_cpu_init();
+    v3 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
+         __builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2");
+    v4 = v3 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+         __builtin_cpu_supports("avx512cd") && __builtin_cpu_supports("avx512dq") &&
+         __builtin_cpu_supports("avx512vl");
+    return v4 ? 4 : v3 ? 3 : 0;
+#else
+    return 0;
+#endif
+}
+
 /* One problem as every adapter sees it: row-major C[m x n] = A[m x k] * B[k x n] with alpha = 1,
  * beta = 0 and dense operands (lda = k, ldb = n, ldc = n), computed by `nthreads` threads.
  * a, b, c point at representative operands of the right size (the ones verification uses); run()

@@ -246,23 +246,6 @@ const tkb_lib &tkb_lib_tk_prev_or_null()
 #endif
 }
 
-// The x86-64 level this CPU runs (4, 3) as far as the adapters' -march flags need it; 0 for less or
-// for another architecture. The same features bench/CMakeLists.txt checks when it picks Eigen's.
-int cpu_x86_level()
-{
-#if defined(__x86_64__)
-    __builtin_cpu_init();
-    bool v3 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma") &&
-              __builtin_cpu_supports("bmi") && __builtin_cpu_supports("bmi2");
-    bool v4 = v3 && __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
-              __builtin_cpu_supports("avx512cd") && __builtin_cpu_supports("avx512dq") &&
-              __builtin_cpu_supports("avx512vl");
-    return v4 ? 4 : v3 ? 3 : 0;
-#else
-    return 0;
-#endif
-}
-
 // ---- operands --------------------------------------------------------------------------------------
 // Operands of the shape being benchmarked. Warm shapes own one set of buffers. Cold shapes (see
 // is_bw_bound) take A and B from consecutive slots of the big arena and move to the next slot on
@@ -636,7 +619,7 @@ int main(int argc, char **argv)
         if (t > TKB_MAX_THREADS)
             die("--threads: at most " + std::to_string(TKB_MAX_THREADS));
 
-    const int x86_level = cpu_x86_level();
+    const int x86_level = tkb_cpu_x86_level();
     for (const tkb_lib *l : libs) {
         if (l == &tkb_lib_tk_prev_or_null())
             g_rep.prev = g_rep.libs.size();
