@@ -954,6 +954,18 @@ int retune_keep_pinned(const tkt_table *old, tkt_table *nt, char *why, size_t ca
     return 1;
 }
 
+/* 1 when a pinned row of t holds every shape of m x n x k */
+static int under_pin(const tkt_table *t, range m, range n, range k)
+{
+    for (int i = 0; i < t->n; i++) {
+        const tkt_row *p = &t->rows[i];
+        if (row_pinned(p) && m.lo >= p->m.lo && m.hi <= p->m.hi && n.lo >= p->n.lo && n.hi <= p->n.hi && k.lo >= p->k.lo &&
+            k.hi <= p->k.hi)
+            return 1;
+    }
+    return 0;
+}
+
 int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, const cand_caps *k,
                const cand_l0 *l0, int n0)
 {
@@ -1381,16 +1393,27 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
         snprintf(r.evidence, sizeof r.evidence, "%s", o->estimated ? "estimated" : "measured");
         nt.rows[nt.n++] = r;
     }
+    int nwin = 0;
     for (int i = 0; i < ncells; i++) {
         const point *p = &pts[nexact + i];
-        cellwin[i] = p->cand[p->win];
-        cellwin[i].m = p->rm, cellwin[i].n = p->rn;
-        cellwin[i].k = p->rk;
+        /* A cell this run did not measure, wholly under a pinned row, whose previous row has the
+         * catch-all's decisions: where the pin replaced the tuner's own row, the catch-all is that
+         * previous row, and its decisions would come back as a row of the cell's ranges that no
+         * shape reaches, saying "measured" (x86-64-v3's ROWS=513..1024 run, session 69, wrote three
+         * such one-row rows), or merged into a neighbour of the same decisions. Such a row an
+         * earlier run wrote goes too; a row of the tuner's own with those decisions would send its
+         * shapes, unpinned, to the row below it, in a table of m bands the catch-all. No row (the
+         * last cell, the catch-all itself, always has one). */
+        if (p->score[p->win] <= 0 && i + 1 < ncells && under_pin(t, p->rm, p->rn, p->rk) && same_choice(&p->cand[p->win], &t->rows[t->n - 1]))
+            continue;
+        tkt_row *w = &cellwin[nwin++];
+        *w = p->cand[p->win];
+        w->m = p->rm, w->n = p->rn, w->k = p->rk;
         /* a point kept because memory was busy was measured, not decided: its row keeps its word */
         if (p->score[p->win] > 0 && !p->noisy)
-            snprintf(cellwin[i].evidence, sizeof cellwin[i].evidence, "%s", o->estimated ? "estimated" : "measured");
+            snprintf(w->evidence, sizeof w->evidence, "%s", o->estimated ? "estimated" : "measured");
     }
-    int ng = merge_grid(cellwin, ncells, nt.rows + nt.n, MAXROWS - nt.n);
+    int ng = merge_grid(cellwin, nwin, nt.rows + nt.n, MAXROWS - nt.n);
     if (ng < 0) die("too many rows for one table");
     nt.n += ng;
     snprintf(nt.source, sizeof nt.source, "%s", o->estimated ? "estimated" : "measured");
