@@ -163,11 +163,14 @@ awk '$1 == "row" && !p && $2 != 7 { print "row 9..12 1..8 * 4x4 1 0 4 8 16 yes n
 "$tktune" retune --root "$root" --cpu generic --tkgen "$tkgen" --work "$work/w" --log "$work/pincell.log" --out "$work/pincellout.tkt" \
   --budget 2 --top 1 --max-dim 48 --timeout 5 --shapes "$work/shapes" --sample-ms 0.5 --rows 5..6 --cols 1..8 \
   --table "$work/pincell.tkt" > "$work/opincell" 2>&1 || bad "retune of a table with a pinned cell failed: $(tail -3 "$work/opincell")"
-beneath() { # beneath TABLE: the decisions of the first row that is not pinned and covers 10 x 5 x 20
-  awk 'function has(r, v,  a) { if (r == "*") return 1; if (split(r, a, "[.][.]") == 1) return v == r + 0
+# an awk test of a table's range token r (N, LO..HI, LO..* or *) against v, and of its row against 10 x 5 x 20
+holds='function has(r, v,  a) { if (r == "*") return 1; if (split(r, a, "[.][.]") == 1) return v == r + 0
          return v >= a[1] + 0 && (a[2] == "*" || v <= a[2] + 0) }
-    $1 == "row" && $NF != "pinned" && has($2, 10) && has($3, 5) && has($4, 20) { NF--; $1 = $2 = $3 = $4 = ""; print; exit }' "$1"
+       function holds() { return has($2, 10) && has($3, 5) && has($4, 20) }'
+unpinned() { # unpinned TABLE: the first row that is not pinned and holds 10 x 5 x 20
+  awk "$holds"' $1 == "row" && $NF != "pinned" && holds() { print; exit }' "$1"
 }
+beneath() { unpinned "$1" | awk '{ NF--; $1 = $2 = $3 = $4 = ""; print }'; } # that row's decisions
 was=$(beneath "$out") now=$(beneath "$work/pincellout.tkt")
 [ -n "$was" ] && [ "$was" = "$now" ] && grep -q '^row  *9\.\.12  *1\.\.8  *\*  *4x4 .* pinned$' "$work/pincellout.tkt" && ok ||
   bad "the row beneath the pinned 9..12 x 1..8 changed in a run that did not measure it: '$was' -> '$now'"
@@ -176,14 +179,8 @@ was=$(beneath "$out") now=$(beneath "$work/pincellout.tkt")
 # the pin over to the catch-all again; their previous row was the catch-all, whose decisions came
 # back as rows of their ranges saying "measured", merged with a neighbour of the same decisions
 # or alone (x86-64-v3, session 69)
-holder() { # holder TABLE: the ranges of the first row that is not pinned and holds 10 x 5 x 20
-  awk 'function has(r, v,  a) { if (r == "*") return 1; if (split(r, a, "[.][.]") == 1) return v == r + 0
-         return v >= a[1] + 0 && (a[2] == "*" || v <= a[2] + 0) }
-    $1 == "row" && $NF != "pinned" && has($2, 10) && has($3, 5) && has($4, 20) { print $2, $3, $4; exit }' "$1"
-}
-awk 'function has(r, v,  a) { if (r == "*") return 1; if (split(r, a, "[.][.]") == 1) return v == r + 0
-       return v >= a[1] + 0 && (a[2] == "*" || v <= a[2] + 0) }
-  $1 == "row" { row[++n] = $0; keep[n] = $NF == "pinned" || !(has($2, 10) && has($3, 5) && has($4, 20)) }
+holder() { unpinned "$1" | awk '{ print $2, $3, $4 }'; } # that row's ranges
+awk "$holds"' $1 == "row" { row[++n] = $0; keep[n] = $NF == "pinned" || !holds() }
   $1 != "row" { print } END { for (i = 1; i <= n; i++) if (keep[i] || i == n) print row[i] }' "$work/pincell.tkt" > "$work/pinonly.tkt"
 "$tktune" retune --root "$root" --cpu generic --tkgen "$tkgen" --work "$work/w" --log "$work/pincell.log" --out "$work/pinonlyout.tkt" \
   --budget 2 --top 1 --max-dim 48 --timeout 5 --shapes "$work/shapes" --sample-ms 0.5 --rows 5..6 --cols 1..8 \
