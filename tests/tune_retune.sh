@@ -65,6 +65,13 @@ grep -q "; [1-9][0-9]* candidates left out by the record-log prior of the last 1
   grep -q "(.*; 0 candidates left out by the record-log prior of the last 0 runs" "$work/op0" && ! grep -q "left out by the record-log prior," "$work/op0" &&
   awk '/^point .* left out by the record-log prior/ { n++; split($0, a, "candidates: "); split(a[2], b, /[ (]+/); if (b[2] + 0 >= b[1] + 0) bad = 1 }
     END { exit !(n > 0 && !bad) }' "$work/op1" && ok || bad "dry runs with and without the prior: $(grep -a 'left out' "$work/op1" | head -3)"
+# an exact shape the bench times cold (bench/cold.h: at most 16 rows, operands past the L2) is
+# measured cold, as the grid's decode corners are; a small one stays in cache
+printf '# shapes\nsmall 7 9 5\nwide 1 1000 2048\n' > "$work/cold-exact.shapes"
+"$tktune" retune --root "$root" --cpu generic --tkgen "$tkgen" --work "$work/w" --log "$log" --out "$work/p.tkt" \
+  --budget 2 --top 1 --max-dim 48 --shapes "$work/cold-exact.shapes" --dry-run > "$work/opc" 2>&1 &&
+  grep -q "^point =1x1000x2048: 1x1000x2048 cold;" "$work/opc" && grep -q "^point =7x9x5: 7x9x5 cache;" "$work/opc" && ok ||
+  bad "exact shapes cold and in cache: $(grep -a '^point =' "$work/opc")"
 
 # a run whose budget runs out records the cell it stopped at, and the next run starts there: in its
 # report the first grid cell is unmeasured (-1) and a later one measured. The cut is TKTUNE_TEST_CELLS

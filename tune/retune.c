@@ -25,6 +25,8 @@
 #include "machine.h"
 #include "measure.h"
 
+#include "../bench/cold.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <math.h>
@@ -1027,6 +1029,13 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
                             shallow_k, warm_l2);
     if (o->shapes && (np = read_shape_points(o->shapes, pts, 0, MAXPTS - ncells)) < 0) return 1;
     int nexact = np;
+    /* An exact shape the bench times cold (bench/cold.h: at most 16 rows, A, B and C past the L2, a
+     * decode step whose weights come from memory) is measured cold, as a decode cell's streamed
+     * corners are, and gets their candidates (shallow k blocks, prefetching twins). Measured in
+     * cache, ResNet-50's classifier, 1x1000x2048, took 1x48 ku 2 kc 16 at 25.7 GFLOP/s with B in
+     * the L3 (session 70); the bench reads that row at 7.4-8.1 with B from memory. */
+    for (int i = 0; i < nexact; i++)
+        pts[i].stream = !o->estimated && tkb_bandwidth_bound(pts[i].sm[0], pts[i].sn[0], pts[i].sk[0], k->l2);
     for (int i = 0; i < ncells; i++, np++) {
         point *p = &pts[np];
         memset(p, 0, sizeof *p);
