@@ -1,7 +1,7 @@
 /* The retune's decision between a cell's previous row and a challenger (retune_beats, tune/retune.c),
  * on the speed ratios challenger/previous at the cell's shapes: a change needs a gain beyond the
- * noise margin (3%), on the whole or on one shape with the others within the margin; a loss beyond
- * the margin anywhere, a failure anywhere, or ties everywhere keep the previous row. The same rule
+ * noise margin (3%), on the whole and larger than the loss at its worst shape, or on one shape with
+ * the others within the margin; a failure anywhere or ties everywhere keep the previous row. The same rule
  * decides whether a tile taller than the cell's rows stays in the race beside its twin cut to those
  * rows (retune_keep_tall). The depth of a narrow decode cell's warm corner keeps B in half of L2
  * (grid_hot_depth). Rows set by hand (evidence `pinned`) and their notes survive the retune's new
@@ -90,6 +90,9 @@ int main(void)
     expect(0.96, 1.10, 1.00, 3, 0, "10% faster at one shape but 4% slower at another");
     expect(0.98, 1.031, 0.98, 3, 0, "a gain at the margin, slower on the whole");
     expect(1.20, 1.20, 0.95, 3, 1, "much faster on the whole (geometric mean over the margin)");
+    /* session 70's 16-row decode cell: 1.058 on the whole, 14% slower at the 11008-wide corner */
+    expect(1.20, 1.17, 0.86, 3, 0, "over the margin on the whole, but the worst shape lost more than the whole gained");
+    expect(1.40, 1.40, 0.88, 3, 1, "a large gain outweighs a loss at one shape");
     expect(1.20, 1.20, 0, 3, 0, "a failure at one shape");
     expect(1.20, -1, 1.20, 3, 0, "a failed measurement at one shape");
     /* the margin is strict: exactly 3% is noise */

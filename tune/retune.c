@@ -182,7 +182,11 @@ static double depth_score(const double *best, int nsh)
  * the deep side of a wide cell has its corner at the grid's edge (B in the last-level cache) and
  * one with B twice that cache; at 512 rows the packed 6x64 ran 1.08-1.11x the direct 4x96 there and
  * tied in cache (1.03 on the whole, at the margin), and the cell kept 4x96, which ran 512x4096x4096
- * and 512x11008x4096 at 0.89-0.91 of 6x64 in the bench. (Declared in retune.h for its test.) */
+ * and 512x11008x4096 at 0.89-0.91 of 6x64 in the bench. A gain on the whole must also outweigh the
+ * loss at the worst shape (lo * g >= 1): the 16 x 1025.. x 65.. cell of x86-64-v3 went to pf n32 at
+ * 1.058 on the whole while its 16x11008x4096 corner lost 0.86 (probe and bench alike, session 70),
+ * the kind of trade a retune must not make unasked (a suite shape below 0.98 of the table before);
+ * a large gain still buys a smaller loss (1.2, 1.2, 0.95). (Declared in retune.h for its test.) */
 int retune_beats(const double *r, int nsh)
 {
     double lg = 0, hi = 0, lo = 1e30;
@@ -191,7 +195,7 @@ int retune_beats(const double *r, int nsh)
         lg += log(r[d]), hi = fmax(hi, r[d]), lo = fmin(lo, r[d]);
     }
     const double g = exp(lg / nsh);
-    return g > NOISE || (g >= 1 && hi > NOISE && lo * NOISE >= 1);
+    return (g > NOISE && lo * g >= 1) || (g >= 1 && hi > NOISE && lo * NOISE >= 1);
 }
 
 static int overlaps(range a, range b) { return a.lo <= b.hi && b.lo <= a.hi; }
