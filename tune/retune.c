@@ -960,15 +960,12 @@ int retune_keep_pinned(const tkt_table *old, tkt_table *nt, char *why, size_t ca
     return 1;
 }
 
-/* 1 when a pinned row of t holds every shape of m x n x k */
+/* 1 when a pinned row of t holds every shape of m x n x k (both corners of the box) */
 static int under_pin(const tkt_table *t, range m, range n, range k)
 {
-    for (int i = 0; i < t->n; i++) {
-        const tkt_row *p = &t->rows[i];
-        if (row_pinned(p) && m.lo >= p->m.lo && m.hi <= p->m.hi && n.lo >= p->n.lo && n.hi <= p->n.hi && k.lo >= p->k.lo &&
-            k.hi <= p->k.hi)
+    for (int i = 0; i < t->n; i++)
+        if (row_pinned(&t->rows[i]) && tkt_row_has(&t->rows[i], m.lo, n.lo, k.lo) && tkt_row_has(&t->rows[i], m.hi, n.hi, k.hi))
             return 1;
-    }
     return 0;
 }
 
