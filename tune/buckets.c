@@ -89,8 +89,10 @@ int read_machine(const char *log, const char *cpu, double *bw_l2, double *bw_l3,
  * splits 65..128 likewise: from its top, 128 columns, the spr retunes of session 58 took 6x64 for
  * 513.. rows, which ran 2000x128x64 1.10-1.12x and 1600x128x512 1.06-1.27x the 9x48 before, and
  * 1500x80x200 0.73-0.90x, 900x80x200 0.72-1.12x (a 64-wide tile and a 16-wide one where 9x48 runs
- * two of 48). */
-static const unsigned long long m_hi[] = {1, 4, 6, 8, 12, 16, 32, 64, 128, 256, 512, 1024, 0};
+ * two of 48). 2 and 3 (since session 71): 2..4 took its 4-row top's 4x24 on the Zen 4, which two rows
+ * run cut to 2x24 (six FMA chains, under the eight that keep the FMA units busy); a 2x32 row ran
+ * 2x32x500 1.46x, 2x128x300 1.36x, 2x256x64 1.28x and 2x64x64 1.12x as fast (x86-64-v3, B hot). */
+static const unsigned long long m_hi[] = {1, 2, 3, 4, 6, 8, 12, 16, 32, 64, 128, 256, 512, 1024, 0};
 static const unsigned long long n_hi[] = {8, 12, 16, 24, 32, 64, 96, 128, 256, 512, 1024, 0};
 #define NM (sizeof m_hi / sizeof m_hi[0])
 #define NN (sizeof n_hi / sizeof n_hi[0])
