@@ -60,6 +60,13 @@ fi
 grep -q '^point 9\.\.12 x 257\.\.512 x 1\.\.64: 12x512x64 cache, 12x512x16 cache, 10x363x32 cache; candidates: [1-9][0-9]*$' "$work/o13" &&
   grep -q '^point 9\.\.12 x 257\.\.512 x 65\.\.\*: 12x512x512 cold, 12x512x4096 cold, 9x[0-9]*x[0-9]* cold; candidates: [1-9][0-9]*$' "$work/o13" &&
   ok || bad "dry run, cell 9..12 x 257..512: $(grep '^point 9\.\.12 x 257' "$work/o13")"
+# a cell of every depth whose top corner holds at most 64 x 64 of C measures its middle as deep as it
+# is wide (2 x 97..128, 17..32 x 97..128: small products); one of more (17..32 x 129..256) between its
+# corners' depths
+grep -q '^point 2 x 97\.\.128 x \*: 2x128x256 cache, 2x128x512 cache, 2x111x111 cache; ' "$work/o13" &&
+  grep -q '^point 17\.\.32 x 97\.\.128 x \*: 32x128x256 cache, 32x128x512 cache, 23x111x111 cache; ' "$work/o13" &&
+  grep -q '^point 17\.\.32 x 129\.\.256 x \*: 32x256x256 cache, 32x256x512 cache, 23x182x362 cache; ' "$work/o13" && ok ||
+  bad "dry run, small cells' middles: $(grep '^point 2 x 97\|^point 17\.\.32 x 97\|^point 17\.\.32 x 129' "$work/o13")"
 # a cell of a large C also has a middle side, depths 33..256, measured 256 and 64 deep at its corner
 # and 128 at its middle, in both orders, each also with its block of A reshaped (add_row_blocks:
 # generic's 4x4 kc 256 mc 64, packing B, as kc 128 mc 128; the point is 512 rows tall); the depths

@@ -57,7 +57,7 @@
 #define SHORT_MIN_M 8
 #define WHOLE_K_TWINS 6 /* candidates of an exact point with k <= 16 that get a ku = k twin */
 #define DOT_MAX_N 64 /* points at most this wide (exact) or cells no wider also try the dot form */
-#define SMALL_MN 64 /* cells no taller and no wider measure their middle shape shallow (SMALL_K deep at least) */
+#define SMALL_MN 64 /* cells of at most SMALL_MN x SMALL_MN (m x n at the top corner) measure their middle shape shallow (SMALL_K deep at least) */
 #define SMALL_K 16
 #define SHALLOW_K 32 /* cells with a large C split their depths here and at half (grid_cells); measured at 32, 17, 23 and 16, 4, 8 */
 #define ORDER_TWINS 8 /* candidates of a shallow point that are also tried in the other order */
@@ -1126,8 +1126,13 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
          * products, where a tile's calls and edges cost more than its k loop, and the top corner
          * measures the deep ones twice already. Measured at depth 600 only, 17..32 x 9..12 kept the dot
          * form's 4x6, whose reduction does not pay on short rows: 20x10x20 ran at half the speed of the
-         * 6x64 the shallow middle chose (session 29, zen4, tk_bench, two runs). */
-        const double km = !p->stream && hm <= SMALL_MN && hn <= SMALL_MN ? fmax(SMALL_K, fmax(mm, mn)) : sqrt(k1 * k2);
+         * 6x64 the shallow middle chose (session 29, zen4, tk_bench, two runs). Since session 71 the
+         * rule is by area, not by side (a cell of every depth whose top corner holds at most
+         * SMALL_MN x SMALL_MN of C): 2 x 97..128, measured 256, 1280 and 572 deep, chose 1x56 kc 64,
+         * which ran 2x120x120 at 0.81x and 2x100x100 at 0.92x the 2x24 it replaced (k past kc: two
+         * blocks through the generic driver) while 2x100x300 ran 1.28x. */
+        const int small = hm * hn <= SMALL_MN * SMALL_MN && cells[i].k.lo == 1 && cells[i].k.hi == TK_SIZE_INF;
+        const double km = !p->stream && small ? fmax(SMALL_K, fmax(mm, mn)) : sqrt(k1 * k2);
         if (mm != hm || mn != hn)
             p->sm[p->nsh] = (unsigned long long)mm, p->sn[p->nsh] = (unsigned long long)mn, p->sk[p->nsh++] = (unsigned long long)round(km);
         /* A streamed cell's shallow side past GRID_DECODE_WARM_N also holds products whose B fits the
