@@ -304,15 +304,16 @@ static inline TKI_ALWAYS_INLINE  int tki_gemm_f32_tile1_generic(const tki_gemm_c
 }
 
 /* When A and B are read in place, k fits one block and the row tiles may run one after another
- * (order 'm', or one column tile), the blocked loops make one column sweep per row tile: make those
- * calls without the loops' set-up (three divisions by run-time tile sizes, the workspace and copy
- * arithmetic: about 10 ns of a 17x19x23 call's 265 on the Zen 4). The same tiles through the same
- * kernels, so the same results. Returns 0 otherwise. */
+ * (order 'm', one column tile, or one row tile), the blocked loops make one column sweep per row
+ * tile: make those calls without the loops' set-up (three divisions by run-time tile sizes, the
+ * workspace and copy arithmetic: about 10 ns of a 17x19x23 call's 265 on the Zen 4; 2x64x64 on 2x24
+ * tiles, order 'n', ran 1.17x faster so on the Zen 4 without AVX-512). The same tiles through the
+ * same kernels, so the same results. Returns 0 otherwise. */
 static inline TKI_ALWAYS_INLINE  int tki_gemm_f32_sweeps_generic(const tki_gemm_cfg *cfg, const tki_gemm_args *g,
                                                    size_t i0, size_t i1, size_t j0, size_t j1)
 {
     tki_ukr_aux aux;
-    if (!(cfg->ukr_sweep && (cfg->order == 0x6d || j1 - j0 <= tki_gemm_f32_nr_generic(cfg)) && tki_gemm_a_in_place(cfg, g, 8) && tki_gemm_b_direct(cfg, g) && g->k &&
+    if (!(cfg->ukr_sweep && (cfg->order == 0x6d || j1 - j0 <= tki_gemm_f32_nr_generic(cfg) || i1 - i0 <= cfg->mr) && tki_gemm_a_in_place(cfg, g, 8) && tki_gemm_b_direct(cfg, g) && g->k &&
           g->k <= tki_gemm_kc(cfg, g, (size_t)cfg->nv * (1), 8, 131072)))
         return 0;
     aux.alpha = g->alpha;
@@ -545,8 +546,8 @@ static TKI_NOINLINE TKI_UNUSED  tk_status tki_gemm_f32_plain_generic_generic(tk_
 }
 
 /* An untransposed plain call of several tiles that the sweeps run one after another (one column
- * tile, or the row's order 'm'; A and B in place, k one block): validated and run as the partition
- * would after the generic driver's descriptor, workspace and frame (17x19x23 on the Sapphire
+ * tile, one row tile, or the row's order 'm'; A and B in place, k one block): validated and run as
+ * the partition would after the generic driver's descriptor, workspace and frame (17x19x23 on the Sapphire
  * Rapids: 139 ns a call that way, its two tiles' kernel calls alone 126). Under TKI_B_COPY_MIN_M
  * rows, where the driver never copies B, so it would need no workspace either. Out of line: inlined
  * beside the single-tile path below, it cost that path's calls 4-14% (7x7x7 to 14x14x14, paired
@@ -587,7 +588,7 @@ static inline TKI_ALWAYS_INLINE  int tki_gemm_f32_plain_direct_generic(int idx, 
           g->k <= (g->m <= cfg->mr ? (size_t)cfg->kc : tki_gemm_kc(cfg, g, (size_t)cfg->nv * (1), 8, 131072))) */
     if (!cfg->ukr_direct || cfg->packb || k == 0 || k > cfg->kc || alpha == 0.0f) return 0;
     if (m > cfg->mr || n > nr)
-        return cfg->ukr_sweep && (n <= nr || cfg->order == 0x6d) && m < TKI_B_COPY_MIN_M &&
+        return cfg->ukr_sweep && (n <= nr || m <= cfg->mr || cfg->order == 0x6d) && m < TKI_B_COPY_MIN_M &&
                tki_gemm_f32_plain_sweeps_generic(cfg, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, st);
     tki_gemm_desc_plain(&d, TK_NO_TRANS, TK_NO_TRANS, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
     *st = tki_gemm_check(&d, &g, &nothing);
