@@ -62,6 +62,14 @@ static inline size_t tki_gemm_f32_nr_generic(const tki_gemm_cfg *cfg)
     return cfg->dot ? cfg->nv : (size_t)cfg->nv * (1);
 }
 
+/* Whether the blocked loops run the tiles of a rows x cols call row tile by row tile, each row
+ * tile's column tiles one after another (order 'm', one column tile, or one row tile): the calls
+ * a column sweep per row tile can make instead (tki_gemm_f32_sweeps and the plain entry's test). */
+static inline int tki_gemm_f32_sweep_order_generic(const tki_gemm_cfg *cfg, size_t rows, size_t cols)
+{
+    return cfg->order == 0x6d || cols <= tki_gemm_f32_nr_generic(cfg) || rows <= cfg->mr;
+}
+
 /* The row tiles of `rows` rows of A (at ar, aux->rsa apart) against `cols` columns of B in place
  * (at b), into C at c: one column sweep per tile, or where `cols` is one column tile the kernel's
  * entry itself (the one call the sweep would make, without its frame); the one-row kernels for a
@@ -313,7 +321,7 @@ static inline TKI_ALWAYS_INLINE  int tki_gemm_f32_sweeps_generic(const tki_gemm_
                                                    size_t i0, size_t i1, size_t j0, size_t j1)
 {
     tki_ukr_aux aux;
-    if (!(cfg->ukr_sweep && (cfg->order == 0x6d || j1 - j0 <= tki_gemm_f32_nr_generic(cfg) || i1 - i0 <= cfg->mr) && tki_gemm_a_in_place(cfg, g, 8) && tki_gemm_b_direct(cfg, g) && g->k &&
+    if (!(cfg->ukr_sweep && tki_gemm_f32_sweep_order_generic(cfg, i1 - i0, j1 - j0) && tki_gemm_a_in_place(cfg, g, 8) && tki_gemm_b_direct(cfg, g) && g->k &&
           g->k <= tki_gemm_kc(cfg, g, (size_t)cfg->nv * (1), 8, 131072)))
         return 0;
     aux.alpha = g->alpha;
@@ -588,7 +596,7 @@ static inline TKI_ALWAYS_INLINE  int tki_gemm_f32_plain_direct_generic(int idx, 
           g->k <= (g->m <= cfg->mr ? (size_t)cfg->kc : tki_gemm_kc(cfg, g, (size_t)cfg->nv * (1), 8, 131072))) */
     if (!cfg->ukr_direct || cfg->packb || k == 0 || k > cfg->kc || alpha == 0.0f) return 0;
     if (m > cfg->mr || n > nr)
-        return cfg->ukr_sweep && (n <= nr || m <= cfg->mr || cfg->order == 0x6d) && m < TKI_B_COPY_MIN_M &&
+        return cfg->ukr_sweep && tki_gemm_f32_sweep_order_generic(cfg, m, n) && m < TKI_B_COPY_MIN_M &&
                tki_gemm_f32_plain_sweeps_generic(cfg, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, st);
     tki_gemm_desc_plain(&d, TK_NO_TRANS, TK_NO_TRANS, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
     *st = tki_gemm_check(&d, &g, &nothing);
