@@ -314,6 +314,9 @@ static void run_cpu(const char *cpu, ex_fn ex, plain_fn plain, ws_fn wsz, const 
     one_case(cpu, ex, plain, wsz, 19, 37, 133, 1, 8192);
 #ifndef TK_TEST_SMALL
     one_case(cpu, ex, plain, wsz, 130, 200, 300, 0, 8192);
+    /* a direct row reads a copy of such a B's rows (tki_b_rows_copy) where its row tiles reuse the
+     * panels: 16 rows, B 2000 wide in blocks as wide as the workspace holds */
+    one_case(cpu, ex, plain, wsz, 16, 2000, 700, 0, 8192);
     /* past TKI_B_COPY_MIN_M rows, a row that says `packb no` copies such a B (tki_gemm_b_in_place) */
     one_case(cpu, ex, plain, wsz, 530, 70, 300, 0, 8192);
     /* past the cache blocks: several kc, mc and nc blocks and their edges */
@@ -396,6 +399,25 @@ static void kc_rule(void)
     TKT_CHECK(tki_gemm_b_in_place(&cfg, &g, crowd), "1024 rows, B's rows 4160 bytes apart (no crowding): copied");
     g.ldb = 1024, cfg.order = 0x6d;
     TKT_CHECK(tki_gemm_b_in_place(&cfg, &g, crowd), "1024 rows, order m (kc never cut): B copied");
+    /* a direct row reads a copy of such a B's rows (tki_b_rows_copy), at most TKI_B_ROWS_KC deep */
+    cfg.order = 0x6e, cfg.ukr_direct = dummy_ukr, g.m = 32;
+    TKT_CHECK(tki_b_rows_copy(cfg.kc, g.m, cfg.mr, cfg.mc, g.ldb, crowd, 1) &&
+                  tki_gemm_kc(&cfg, &g, 96, 12, crowd) == TKI_B_ROWS_KC,
+              "a direct row, B's rows 4 KiB apart: kc %zu, not a copy of the rows %d deep",
+              tki_gemm_kc(&cfg, &g, 96, 12, crowd), TKI_B_ROWS_KC);
+    cfg.kc = 200;
+    TKT_CHECK(tki_gemm_kc(&cfg, &g, 96, 12, crowd) == 200, "a direct row of kc 200 copying B's rows: kc %zu",
+              tki_gemm_kc(&cfg, &g, 96, 12, crowd));
+    cfg.kc = 512, g.ldb = 1040;
+    TKT_CHECK(!tki_b_rows_copy(cfg.kc, g.m, cfg.mr, cfg.mc, g.ldb, crowd, 1) && tki_gemm_kc(&cfg, &g, 96, 12, crowd) == 512,
+              "a direct row, B's rows 4160 bytes apart (no crowding): rows copied or kc cut");
+    g.ldb = 1024, g.m = 4;
+    TKT_CHECK(!tki_b_rows_copy(cfg.kc, g.m, cfg.mr, cfg.mc, g.ldb, crowd, 1), "one row tile: B's rows copied");
+    TKT_CHECK(!tki_b_rows_copy(cfg.kc, 32, cfg.mr, cfg.mc, g.ldb, crowd, 0), "a packed row: B's rows copied");
+    TKT_CHECK(tki_b_rows_ld(1024) == 1040 && tki_b_rows_ld(1000) == 1008 && tki_b_rows_ld(1) == 16,
+              "tki_b_rows_ld: %zu %zu %zu, not an odd number of lines", tki_b_rows_ld(1024), tki_b_rows_ld(1000),
+              tki_b_rows_ld(1));
+    cfg.ukr_direct = NULL, g.m = 1024;
     /* one direct tile in place takes all of k (tki_one_tile_whole_k); anything else keeps kc */
     cfg.order = 0x6e, cfg.ukr_direct = dummy_ukr;
     g.m = 4, g.n = 96, g.k = 3000, g.lda = 3000, g.ldb = 1040;

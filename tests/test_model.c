@@ -155,8 +155,15 @@ int main(void)
     {
         /* B in place, rows n floats apart: where row tiles reuse its panels and the rows crowd the
          * L2's sets (n = 1024: 4 KiB apart, 244 rows of a 2 MB L2), the model times the depth the
-         * driver runs (tki_kc_b_in_place), not the row's kc; one row tile, or rows that spread, keep it */
-        model_config deep = {4, 96, 512, 32, 96, 150.0, 0, 0, 1, 'n', 16, 0, 0, 0}, shallow = deep;
+         * driver runs (tki_kc_b_in_place), not the row's kc: the fit for a row that packs A, and
+         * TKI_B_ROWS_KC for a direct row, which reads a copy of B's rows there (tki_b_rows_copy);
+         * one row tile, or rows that spread, keep it */
+        model_config deep = {4, 96, 512, 32, 96, 150.0, 1, 0, 1, 'n', 16, 0, 0, 0}, shallow = deep;
+        model_config direct = deep, direct_rows = deep;
+        direct.pack_a = direct_rows.pack_a = 0;
+        direct_rows.kc = TKI_B_ROWS_KC;
+        TKT_CHECK(model_time(&h, &direct, 32, 1024, 3072) == model_time(&h, &direct_rows, 32, 1024, 3072),
+                  "32x1024x3072, a direct row, B's rows copied: kc 512 not timed at %d", TKI_B_ROWS_KC);
         shallow.kc = 244;
         TKT_CHECK(model_time(&h, &deep, 32, 1024, 3072) == model_time(&h, &shallow, 32, 1024, 3072),
                   "32x1024x3072, B in place: kc 512 not timed at the driver's 244");

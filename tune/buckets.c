@@ -304,7 +304,7 @@ void run_blocks(unsigned mr, unsigned nr, unsigned long long kc, unsigned long l
     const int copied = packb || tki_b_copy_pays(kc, (size_t)m, mr, mc, (size_t)n, (size_t)crowd);
     out[0] = tki_one_tile_whole_k((size_t)m, (size_t)n, mr, nr, !packa, !copied)
                  ? k
-                 : fmin(copied ? (double)kc : (double)tki_kc_b_in_place(kc, (size_t)m, mr, mc, (size_t)n, (size_t)crowd), k);
+                 : fmin(copied ? (double)kc : (double)tki_kc_b_in_place(kc, (size_t)m, mr, mc, (size_t)n, (size_t)crowd, !packa), k);
     out[1] = fmin((double)mc, mt);
     out[2] = copied ? fmin((double)nc, nt) : 0;
 }

@@ -170,11 +170,12 @@ double model_time(const model_machine *h, const model_config *c, double m, doubl
     const source src = in_l2                 ? (source){h->bw_l2, h->lat_l2, 0}
                        : foot <= h->l3_bytes ? (source){h->bw_l3, h->lat_l3, h->streams_l3}
                                              : (source){h->bw_dram, h->lat_dram, h->streams};
-    /* the driver takes shallower blocks where row tiles reuse a panel of B read in place whose rows
-     * crowd the L2's sets (tki_gemm_kc: rows n floats apart here); the model times what runs */
+    /* where row tiles reuse a panel of B read in place whose rows crowd the L2's sets, the driver
+     * takes shallower blocks, or a direct row at most TKI_B_ROWS_KC deep reads a copy of B's rows
+     * (tki_gemm_kc: rows n floats apart here); the model times the depth that runs, B as in place */
     const double kc = whole_k ? k
                               : fmin(pack_b ? (double)c->kc
-                                            : (double)tki_kc_b_in_place(c->kc, (size_t)m, c->mr, c->mc, (size_t)n, crowd),
+                                            : (double)tki_kc_b_in_place(c->kc, (size_t)m, c->mr, c->mc, (size_t)n, crowd, !c->pack_a),
                                      k);
     const double nc = pack_b ? fmin((double)c->nc, n) : n;
     const double kfull = floor(k / kc), krest = k - kfull * kc, nfull = floor(n / nc), nrest = n - nfull * nc;

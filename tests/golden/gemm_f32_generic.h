@@ -93,7 +93,8 @@ static inline TKI_ALWAYS_INLINE  void tki_gemm_f32_sweep_rows_generic(const tki_
 }
 
 /* rows x kc floats of row-major src (rows lds apart) to dst, rows ld apart: A's rows for the direct
- * kernel where in place they would collide in L1 (tki_rows_collide); one row at a time, in order. */
+ * kernel where in place they would collide in L1 (tki_rows_collide), and B's where in place they
+ * would crowd the L2 (tki_b_rows_copy); one row at a time, in order. */
 static inline  void tki_gemm_f32_copy_rows_generic(const float *src, size_t lds, size_t rows, size_t kc,
                                                         size_t ld, float *TKI_RESTRICT dst)
 {
@@ -216,11 +217,24 @@ static inline  void tki_gemm_f32_blocked_generic(const tki_gemm_cfg *cfg, const 
     const int rows_copy = direct_a && !tki_gemm_a_in_place(cfg, g, 8);
     const size_t lda_copy = tki_rows_ld(kc, mr, 8);
     const size_t pa_floats = tki_round_up(mc * (direct_a ? lda_copy : kc), 16);
-    size_t ncp = direct_b ? 1 : cfg->ncp, jc, pc, ic;
+    size_t ncp = direct_b ? 1 : cfg->ncp, ncb = 0, jc, pc, ic;
     float *pa = ws, *pb = ws + pa_floats;
     ncp = tki_gemm_f32_fit_ncp_generic(cfg, g, ncp, ws_floats, (j1 - j0 + nr - 1) / nr);
-    for (jc = j0; jc < j1; jc += direct_b ? j1 - j0 : ncp * nr) {
-        const size_t ncur = direct_b ? j1 - j0 : tki_min(ncp * nr, j1 - jc);
+    /* where B's rows in place would crowd the L2, the tiles read a copy of them (tki_b_rows_copy), in
+     * blocks of columns as wide as the workspace holds, spread evenly; without room for one tile's
+     * width, or in a part of one row tile (which reads each panel once), B is read in place at the
+     * same kc: the same sums either way */
+    if (direct_b && cfg->order == 0x6e && !cfg->dot && i1 - i0 > mr &&
+        tki_b_rows_copy(cfg->kc, g->m, mr, cfg->mc, g->ldb, 131072, direct_a)) {
+        const size_t row = (ws_floats - pa_floats) / kc, most = row > 31 + nr ? (row - 31) / nr * nr : 0;
+        if (most) {
+            const size_t blocks = (j1 - j0 + most - 1) / most;
+            ncb = tki_round_up((j1 - j0 + blocks - 1) / blocks, nr);
+        }
+    }
+    for (jc = j0; jc < j1; jc += ncb ? ncb : direct_b ? j1 - j0 : ncp * nr) {
+        const size_t ncur = ncb ? tki_min(ncb, j1 - jc) : direct_b ? j1 - j0 : tki_min(ncp * nr, j1 - jc);
+        const size_t ldr = tki_b_rows_ld(ncur);
         for (pc = 0; pc < g->k; pc += kc) {
             const size_t kcur = tki_min(kc, g->k - pc);
             const int first = pc == 0, last = pc + kcur == g->k;
@@ -229,7 +243,9 @@ static inline  void tki_gemm_f32_blocked_generic(const tki_gemm_cfg *cfg, const 
             aux.alpha = g->alpha;
             aux.beta = first ? g->beta : 1.0f;
             aux.rsa = rows_copy ? lda_copy : g->lda;
-            if (direct_b) {
+            if (ncb) {
+                tki_gemm_f32_copy_rows_generic(g->b + pc * g->ldb + jc, g->ldb, kcur, ncur, ldr, pb);
+            } else if (direct_b) {
                 /* B is read in place; only a ragged last panel is copied, so loads stay in bounds */
                 if (edge && !direct_a) tki_gemm_f32_pack_b_generic(g, pc, kcur, jc + ncur - edge, edge, nr, pb);
             } else {
@@ -246,7 +262,7 @@ static inline  void tki_gemm_f32_blocked_generic(const tki_gemm_cfg *cfg, const 
                 else if (rows_copy)
                     tki_gemm_f32_copy_rows_generic(g->a + ic * g->lda + pc, g->lda, mcur, kcur, lda_copy, pa);
                 if (!direct_a) tki_gemm_f32_pack_a_generic(g, ic, mcur, pc, kcur, mr, pa);
-                if (direct_a && direct_b && cfg->ukr_sweep && (ni == 1 || cfg->order == 0x6d)) {
+                if (direct_a && direct_b && !ncb && cfg->ukr_sweep && (ni == 1 || cfg->order == 0x6d)) {
                     /* the loop below runs each row tile's column tiles one after another here: one
                      * sweep call per row tile makes the same tiles in the same order, without a call
                      * per tile (a shallow one-row tile lost about a tenth of its time to them) */
@@ -265,7 +281,10 @@ static inline  void tki_gemm_f32_blocked_generic(const tki_gemm_cfg *cfg, const 
                     float *ct = g->c + (ic + ir) * g->ldc + jc + jr;
                     const float *bp;
                     size_t ldb;
-                    if (!direct_b) {
+                    if (ncb) {
+                        bp = pb + jr;
+                        ldb = ldr;
+                    } else if (!direct_b) {
                         bp = pb + jt * kcur * nr;
                         ldb = nr;
                     } else if (ncols < nr && !direct_a) {
