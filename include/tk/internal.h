@@ -270,26 +270,8 @@ static inline size_t tki_b_rows_fit(size_t ld, size_t crowd_bytes)
     return rows < 32 ? 32 : rows;
 }
 
-/* Whether the row tiles of an m-row call whose direct tiles (mr rows, blocks of mc) would read B in
- * place, rows ldb floats apart, row tiles inner, read a copy of B's rows instead: where several row
- * tiles reuse each panel of B and its rows crowd the L2's sets (tki_b_rows_fit cuts kc). A panel
- * read in place there is one line from each of kc rows a stride apart, a miss each that no
- * prefetcher follows; the copy reads B's rows whole, one stream each, and lays them out
- * tki_b_rows_ld apart, where they spread over the sets. Only the direct kernel form reads such a
- * copy: it masks B's last vector, so a ragged block needs no padding. On the Zen 4 (AVX2, B cold),
- * the 4x24 direct kernel, B read in place at kc 256 against rows copied whole-width at kc 32, 64,
- * 128, 256 (GFLOP/s): 16x4096x4096 35.6 against 34.6 38.8 41.1-47.3 39.4-47.3, 32x4096x4096 40.5
- * against 43.3 50.2 54.9-59.8 54.0-62.2; narrower or deeper blocks lost (2048 x 512: 41-53,
- * 1024 x 1024: 36-50). OpenBLAS, which copies B too: 49-55 and 66-70. */
-static inline int tki_b_rows_copy(size_t kc, size_t m, size_t mr, size_t mc, size_t ldb, size_t crowd_bytes,
-                                  int a_direct)
-{
-    const size_t fit = a_direct && m > mr && mc > mr ? tki_b_rows_fit(ldb, crowd_bytes) : 0;
-    return fit && fit < kc;
-}
-
 /* The deepest k block of B's rows copied (tki_b_rows_copy): the copy's C traffic is paid once a
- * block, and a deeper block narrows the copy's rows for the same workspace (see above). */
+ * block, and a deeper block narrows the copy's rows for the same workspace (measurements there). */
 #define TKI_B_ROWS_KC 256
 
 /* The distance between the rows of a copy of B's block `cols` wide: cols rounded up to 16 floats
@@ -312,6 +294,23 @@ static inline size_t tki_kc_b_in_place(size_t kc, size_t m, size_t mr, size_t mc
     const size_t fit = m > mr && mc > mr ? tki_b_rows_fit(ldb, crowd_bytes) : 0;
     if (!fit || fit >= kc) return kc;
     return a_direct ? (kc < TKI_B_ROWS_KC ? kc : TKI_B_ROWS_KC) : fit;
+}
+
+/* Whether the row tiles of an m-row call whose direct tiles (mr rows, blocks of mc) would read B in
+ * place, rows ldb floats apart, row tiles inner, read a copy of B's rows instead: where several row
+ * tiles reuse each panel of B and its rows crowd the L2's sets (where tki_kc_b_in_place cuts a
+ * packed row's kc). A panel read in place there is one line from each of kc rows a stride apart, a
+ * miss each that no prefetcher follows; the copy reads B's rows whole, one stream each, and lays them out
+ * tki_b_rows_ld apart, where they spread over the sets. Only the direct kernel form reads such a
+ * copy: it masks B's last vector, so a ragged block needs no padding. On the Zen 4 (AVX2, B cold),
+ * the 4x24 direct kernel, B read in place at kc 256 against rows copied whole-width at kc 32, 64,
+ * 128, 256 (GFLOP/s): 16x4096x4096 35.6 against 34.6 38.8 41.1-47.3 39.4-47.3, 32x4096x4096 40.5
+ * against 43.3 50.2 54.9-59.8 54.0-62.2; narrower or deeper blocks lost (2048 x 512: 41-53,
+ * 1024 x 1024: 36-50). OpenBLAS, which copies B too: 49-55 and 66-70. */
+static inline int tki_b_rows_copy(size_t kc, size_t m, size_t mr, size_t mc, size_t ldb, size_t crowd_bytes,
+                                  int a_direct)
+{
+    return a_direct && tki_kc_b_in_place(kc, m, mr, mc, ldb, crowd_bytes, 0) < kc;
 }
 
 /* Whether a call of m rows copies B into panels although its row says `packb no`: where reading it
