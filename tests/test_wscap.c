@@ -19,10 +19,41 @@ static const size_t shapes[][3] = {{16, 1024, 128}, {8, 2048, 64}, {32, 512, 256
 static const size_t shapes[][3] = {{512, 2048, 512}, {256, 4096, 256}, {1024, 1024, 256}, {96, 3000, 700}};
 #endif
 
+tk_status wscap_tiny(size_t m, size_t n, size_t k, const float *a, size_t lda, const float *b, size_t ldb, float *c,
+                     size_t ldc);
+
+/* B's rows 32 KiB apart, 16 rows: the blocked loops copy B's rows into the static buffer
+ * (tki_b_rows_copy) where it holds them. With a buffer of 64 bytes (wscap_tiny.c) the same call
+ * reads B in place at the same depth: the same bits, and nothing written past the buffer (before
+ * session 72's fix the copy's room was computed past its end). Or it is refused, C untouched. */
+static void tiny_buffer(void)
+{
+    const size_t m = 16, n = 2000, k = 700, ldb = 8192;
+    float *a = tkt_alloc(m * k), *b = tkt_alloc(k * ldb), *c = tkt_alloc(m * n), *want = tkt_alloc(m * n);
+    size_t differ = 0;
+    for (size_t i = 0; i < m * k; i++) a[i] = tkt_uniform();
+    for (size_t i = 0; i < k * ldb; i++) b[i] = tkt_uniform();
+    for (size_t i = 0; i < m * n; i++) c[i] = want[i] = (float)(i % 13);
+    TKT_CHECK(tk_gemm_f32(TK_NO_TRANS, TK_NO_TRANS, m, n, k, 1.0f, a, k, b, ldb, 0.5f, want, n) == TK_OK,
+              "16x2000x700, B's rows 32 KiB apart: failed");
+    const tk_status st = wscap_tiny(m, n, k, a, k, b, ldb, c, n);
+    if (st == TK_OK) {
+        for (size_t i = 0; i < m * n; i++) differ += memcmp(&c[i], &want[i], sizeof c[i]) != 0;
+        TKT_CHECK(differ == 0, "16x2000x700 with a 64-byte static buffer: %zu cells differ", differ);
+    } else {
+        for (size_t i = 0; i < m * n; i++) differ += c[i] != (float)(i % 13);
+        TKT_CHECK(st == TK_ERR_WORKSPACE && differ == 0, "16x2000x700 with a 64-byte static buffer: status %d, %zu cells changed",
+                  (int)st, differ);
+    }
+    printf("16x2000x700, B's rows 32 KiB apart, a 64-byte static buffer: %s\n", st == TK_OK ? "ran" : "refused");
+    free(a), free(b), free(c), free(want);
+}
+
 int main(void)
 {
     size_t narrowed = 0, refused = 0;
     tkt_init();
+    tiny_buffer();
     for (size_t s = 0; s < sizeof shapes / sizeof shapes[0]; s++) {
         const size_t m = shapes[s][0], n = shapes[s][1], k = shapes[s][2];
         float *a = tkt_alloc(m * k), *b = tkt_alloc(k * n), *c = tkt_alloc(m * n), *want = tkt_alloc(m * n);

@@ -226,7 +226,10 @@ static inline  void tki_gemm_f32_blocked_generic(const tki_gemm_cfg *cfg, const 
      * same kc: the same sums either way */
     if (direct_b && cfg->order == 0x6e && !cfg->dot && i1 - i0 > mr &&
         tki_b_rows_copy(cfg->kc, g->m, mr, cfg->mc, g->ldb, 131072, direct_a)) {
-        const size_t row = (ws_floats - pa_floats) / kc, most = row > 31 + nr ? (row - 31) / nr * nr : 0;
+        /* (a call that reads A and B in place runs in any buffer, even a static one of 16 floats,
+         * TK_STATIC_WORKSPACE_BYTES set small: then there is no room, not a negative one) */
+        const size_t room = ws_floats > pa_floats ? ws_floats - pa_floats : 0;
+        const size_t row = room / kc, most = row > 31 + nr ? (row - 31) / nr * nr : 0;
         if (most) {
             const size_t blocks = (j1 - j0 + most - 1) / most;
             ncb = tki_round_up((j1 - j0 + blocks - 1) / blocks, nr);
