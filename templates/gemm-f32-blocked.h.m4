@@ -360,7 +360,7 @@ m4_ifelse(TKM_ISA_DOT, 1, <@m4_dnl
      * blocks of columns as wide as the workspace holds, spread evenly; without room for one tile's
      * width, or in a part of one row tile (which reads each panel once), B is read in place at the
      * same kc: the same sums either way */
-    if (direct_b && cfg->order == 0x6e && !cfg->dot && i1 - i0 > mr &&
+    if (i1 - i0 > mr && tki_gemm_b_in_place_rows_inner(cfg, g, TKM_B_CROWD_BYTES) &&
         tki_b_rows_copy(cfg->kc, g->m, mr, cfg->mc, g->ldb, TKM_B_CROWD_BYTES, direct_a)) {
         /* (a call that reads A and B in place runs in any buffer, even a static one of 16 floats,
          * TK_STATIC_WORKSPACE_BYTES set small: then there is no room, not a negative one) */

@@ -22,6 +22,17 @@ static const size_t shapes[][3] = {{512, 2048, 512}, {256, 4096, 256}, {1024, 10
 tk_status wscap_tiny(size_t m, size_t n, size_t k, const float *a, size_t lda, const float *b, size_t ldb, float *c,
                      size_t ldc);
 
+/* d run with a workspace of the size tk asks for, aligned as it must be */
+static tk_status ex_queried_workspace(tk_gemm_desc *d)
+{
+    d->workspace_size = tk_gemm_f32_workspace_size(d);
+    float *ws = tkt_alloc(d->workspace_size / sizeof(float) + 16);
+    d->workspace = (void *)(((uintptr_t)ws + TK_WORKSPACE_ALIGN - 1) / TK_WORKSPACE_ALIGN * TK_WORKSPACE_ALIGN);
+    const tk_status st = tk_gemm_f32_ex(d);
+    free(ws);
+    return st;
+}
+
 /* B's rows 32 KiB apart, 16 rows: the blocked loops copy B's rows into the static buffer
  * (tki_b_rows_copy) where it holds them. With a buffer of 64 bytes (wscap_tiny.c) the same call
  * reads B in place at the same depth: the same bits, and nothing written past the buffer (before
@@ -42,11 +53,7 @@ static void tiny_buffer(void)
         memset(&d, 0, sizeof d);
         d.m = m, d.n = n, d.k = k, d.alpha = 1, d.beta = 0.5f;
         d.a = a, d.lda = k, d.b = b, d.ldb = ldb, d.c = want, d.ldc = n;
-        d.workspace_size = tk_gemm_f32_workspace_size(&d);
-        float *ws = tkt_alloc(d.workspace_size / sizeof(float) + 16);
-        d.workspace = (void *)(((uintptr_t)ws + TK_WORKSPACE_ALIGN - 1) / TK_WORKSPACE_ALIGN * TK_WORKSPACE_ALIGN);
-        TKT_CHECK(tk_gemm_f32_ex(&d) == TK_OK, "16x2000x700, B's rows 32 KiB apart: failed with a workspace");
-        free(ws);
+        TKT_CHECK(ex_queried_workspace(&d) == TK_OK, "16x2000x700, B's rows 32 KiB apart: failed with a workspace");
     }
     const tk_status st = wscap_tiny(m, n, k, a, k, b, ldb, c, n);
     if (st == TK_OK) {
@@ -77,11 +84,7 @@ int main(void)
         d.m = m, d.n = n, d.k = k, d.alpha = 1, d.beta = 0.5f;
         d.a = a, d.lda = k, d.b = b, d.ldb = n, d.c = want, d.ldc = n;
         const size_t bytes = tk_gemm_f32_workspace_size(&d);
-        float *ws = tkt_alloc(bytes / sizeof(float) + 16);
-        /* the workspace tk asks for, aligned as it must be */
-        d.workspace = (void *)(((uintptr_t)ws + TK_WORKSPACE_ALIGN - 1) / TK_WORKSPACE_ALIGN * TK_WORKSPACE_ALIGN);
-        d.workspace_size = bytes;
-        TKT_CHECK(tk_gemm_f32_ex(&d) == TK_OK, "%zux%zux%zu with a workspace of %zu bytes failed", m, n, k, bytes);
+        TKT_CHECK(ex_queried_workspace(&d) == TK_OK, "%zux%zux%zu with a workspace of %zu bytes failed", m, n, k, bytes);
         const tk_status st = tk_gemm_f32(TK_NO_TRANS, TK_NO_TRANS, m, n, k, 1.0f, a, k, b, n, 0.5f, c, n);
         size_t differ = 0;
         if (st == TK_OK) {
@@ -96,7 +99,7 @@ int main(void)
         }
         printf("%zux%zux%zu: workspace %zu bytes, without one: %s\n", m, n, k, bytes,
                st == TK_OK ? (bytes > TK_STATIC_WORKSPACE_BYTES ? "ran in narrower blocks" : "fit") : "refused");
-        free(a), free(b), free(c), free(want), free(ws);
+        free(a), free(b), free(c), free(want);
     }
     if (!narrowed && !refused && !tkt_fail) {
         printf("test_wscap: no shape's blocks outgrow %u bytes on this table: skipped\n", (unsigned)TK_STATIC_WORKSPACE_BYTES);

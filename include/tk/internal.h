@@ -293,7 +293,7 @@ static inline size_t tki_kc_b_in_place(size_t kc, size_t m, size_t mr, size_t mc
 {
     const size_t fit = m > mr && mc > mr ? tki_b_rows_fit(ldb, crowd_bytes) : 0;
     if (!fit || fit >= kc) return kc;
-    return a_direct ? (kc < TKI_B_ROWS_KC ? kc : TKI_B_ROWS_KC) : fit;
+    return a_direct ? tki_min(kc, TKI_B_ROWS_KC) : fit;
 }
 
 /* Whether the row tiles of an m-row call whose direct tiles (mr rows, blocks of mc) would read B in
@@ -344,6 +344,14 @@ static inline int tki_gemm_b_in_place(const tki_gemm_cfg *cfg, const tki_gemm_ar
              tki_b_copy_pays(cfg->kc, g->m, cfg->mr, cfg->mc, g->ldb, crowd_bytes));
 }
 
+/* B read in place by blocked loops whose row tiles are inner (order 'n', not the dot form): the
+ * calls whose depth tki_kc_b_in_place sets (tki_gemm_kc), and whose B's rows the loops copy where
+ * tki_b_rows_copy says so. */
+static inline int tki_gemm_b_in_place_rows_inner(const tki_gemm_cfg *cfg, const tki_gemm_args *g, size_t crowd_bytes)
+{
+    return cfg->order == 0x6e && !cfg->dot && tki_gemm_b_in_place(cfg, g, crowd_bytes);
+}
+
 /* Whether a call of m x n is one tile of mr x nr whose operands the direct kernel reads in place
  * (a_direct: the row's direct form, A untransposed and its rows apart in L1; b_direct: B not
  * packed, not transposed). Such a call takes all of k in one block (tki_gemm_kc): the blocks keep a
@@ -377,7 +385,7 @@ static inline size_t tki_gemm_kc(const tki_gemm_cfg *cfg, const tki_gemm_args *g
                                                       tki_gemm_b_direct(cfg, g))
                    ? g->k
                    : cfg->kc;
-    if (cfg->order != 0x6e || cfg->dot || !tki_gemm_b_in_place(cfg, g, crowd_bytes)) return cfg->kc;
+    if (!tki_gemm_b_in_place_rows_inner(cfg, g, crowd_bytes)) return cfg->kc;
     return tki_kc_b_in_place(cfg->kc, g->m, cfg->mr, cfg->mc, g->ldb, crowd_bytes, tki_gemm_a_direct(cfg));
 }
 
