@@ -531,6 +531,13 @@ static inline TKM_TARGET tk_status tki_gemm_f32_ws_pick_<@@>TKM_CPU<@@>(const tk
     /* the thread-local address is taken only here: in shared objects it costs a call */
     *ws = tki_ws_static;
     *ws_floats = TKI_GEMM_F32_WS_STATIC_<@@>TKM_CPU;
+#if TKI_GEMM_F32_WS_STATIC_<@@>TKM_CPU < TKM_WS_MIN_FLOATS
+    /* a buffer set below one panel of B (TK_STATIC_WORKSPACE_BYTES): the calls that would copy into it
+     * are refused just below, but GCC cannot follow that test into the blocked loops and warns
+     * (-Warray-bounds, an error under -Werror) of the copies it sees reach past the array: hide
+     * which array the pointer names from it */
+    TKI_OPAQUE(*ws);
+#endif
     /* direct kernels on untransposed operands copy nothing, so need no buffer; a wider vector
      * machine than the table assumed may need more than the static buffer even at the narrowest
      * nc: then the caller must pass a workspace */

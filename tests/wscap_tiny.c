@@ -3,9 +3,6 @@
  * operands are read in place needs no buffer, and runs; that includes a call whose B's rows crowd
  * the L2, which a larger buffer copies (tki_b_rows_copy): with 64 bytes it must read B in place. */
 #define TK_STATIC_WORKSPACE_BYTES 64
-/* GCC 12 sees the copies of the paths that need a buffer (a transposed A's copy) reach past these 16
- * floats; the entry refuses such calls at run time (TK_ERR_WORKSPACE), which it cannot see */
-#pragma GCC diagnostic ignored "-Warray-bounds"
 #include <tk/gemm.h>
 
 tk_status wscap_tiny(size_t m, size_t n, size_t k, const float *a, size_t lda, const float *b, size_t ldb, float *c,

@@ -408,6 +408,13 @@ static inline  tk_status tki_gemm_f32_ws_pick_generic(const tki_gemm_cfg *cfg, c
     /* the thread-local address is taken only here: in shared objects it costs a call */
     *ws = tki_ws_static;
     *ws_floats = TKI_GEMM_F32_WS_STATIC_generic;
+#if TKI_GEMM_F32_WS_STATIC_generic < 17440
+    /* a buffer set below one panel of B (TK_STATIC_WORKSPACE_BYTES): the calls that would copy into it
+     * are refused just below, but GCC cannot follow that test into the blocked loops and warns
+     * (-Warray-bounds, an error under -Werror) of the copies it sees reach past the array: hide
+     * which array the pointer names from it */
+    TKI_OPAQUE(*ws);
+#endif
     /* direct kernels on untransposed operands copy nothing, so need no buffer; a wider vector
      * machine than the table assumed may need more than the static buffer even at the narrowest
      * nc: then the caller must pass a workspace */
