@@ -72,6 +72,15 @@ printf '# shapes\nsmall 7 9 5\nwide 1 1000 2048\n' > "$work/cold-exact.shapes"
   --budget 2 --top 1 --max-dim 48 --shapes "$work/cold-exact.shapes" --dry-run > "$work/opc" 2>&1 &&
   grep -q "^point =1x1000x2048: 1x1000x2048 cold;" "$work/opc" && grep -q "^point =7x9x5: 7x9x5 cache;" "$work/opc" && ok ||
   bad "exact shapes cold and in cache: $(grep -a '^point =' "$work/opc")"
+# a tall, narrow shape (NARROW_MIN_M rows or more, at most NARROW_VECTORS vectors wide: 4 columns
+# of generic's one-float vectors) has its candidates tried in both orders; a row band shorter or a
+# vector wider has not (tune/retune.c, few_columns)
+printf '# shapes\ntall 300 4 40\nshort 256 4 40\nwide 300 8 40\n' > "$work/narrow.shapes"
+"$tktune" retune --root "$root" --cpu generic --tkgen "$tkgen" --work "$work/w" --log "$log" --out "$work/p.tkt" \
+  --budget 2 --top 1 --max-dim 48 --shapes "$work/narrow.shapes" --dry-run > "$work/opn" 2>&1 &&
+  awk '/^point / { p = $2 } /^  candidate/ && p ~ /^=/ { o[p] = o[p] " " $NF }
+    END { exit !(o["=300x4x40:"] ~ / n/ && o["=300x4x40:"] ~ / m/ && o["=256x4x40:"] !~ / m/ && o["=300x8x40:"] !~ / m/) }' "$work/opn" && ok ||
+  bad "order twins of a tall, narrow shape: $(grep -a -A3 '^point =' "$work/opn")"
 
 # a run whose budget runs out records the cell it stopped at, and the next run starts there: in its
 # report the first grid cell is unmeasured (-1) and a later one measured. The cut is TKTUNE_TEST_CELLS

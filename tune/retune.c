@@ -61,6 +61,8 @@
 #define SMALL_K 16
 #define SHALLOW_K 32 /* cells with a large C split their depths here and at half (grid_cells); measured at 32, 17, 23 and 16, 4, 8 */
 #define ORDER_TWINS 8 /* candidates of a shallow point that are also tried in the other order */
+#define NARROW_VECTORS 4 /* ... and of a point of NARROW_MIN_M rows or more at most this many vectors wide (few_columns) */
+#define NARROW_MIN_M 257
 #define MC_SIBLINGS 6 /* candidates packing B, at a point twice their row block tall, also tried with the block reshaped taller */
 #define MC_SIBLING_KC 128 /* ... never shallower than this */
 #define TALL_BLOCKS 3 /* candidates reading A and B in place, at a point twice their row block tall, also tried with one block of all its rows */
@@ -312,15 +314,31 @@ static void add_one(point *p, const tkt_row *r)
 
 /* The model ranks configurations in one order, row tiles inner (the BLIS order, which keeps a B
  * micro-panel in L1); at a shallow point, where writing C sets the pace (grid_cells), the first
- * ORDER_TWINS candidates are also tried with column tiles inner, which write C a row tile at a time. */
+ * ORDER_TWINS candidates are also tried with column tiles inner, which write C a row tile at a time.
+ * The dot form has no twin: it runs its columns in one block, column tiles inner, by design
+ * (dot_whole_width). */
 static void add_order_twins(point *p)
 {
     int n = p->nc;
     for (int j = 0; j < n && j < ORDER_TWINS; j++) {
         tkt_row r = p->cand[j];
+        if (r.packa == TKT_DOT) continue;
         r.order = r.order == 'm' ? 'n' : 'm';
         add_one(p, &r);
     }
+}
+
+/* A cell of NARROW_MIN_M rows or more at most NARROW_VECTORS vectors wide: its C is tall and
+ * narrow, one to a few column tiles, and there the order of the tiles sets how often A's rows are
+ * read (row tiles inner: once per column tile, from L2; column tiles inner: once, from L1) while
+ * B's few panels stay in L1 or L2 either way. Its C outgrows the shallow split's threshold only at
+ * heights past the grid (grid_cells: 1025.. x 25..32 is 25625 floats at its narrowest corner), so
+ * such a point had no order twins, and 1025.. x 25..32 took order m by hand in session 72
+ * (5000x32x32 1.06x, 8000x32x8 1.17-1.20x). An exact shape of that form too. */
+static int few_columns(const point *p, const cand_caps *k)
+{
+    const unsigned long long m = p->exact ? p->sm[0] : p->rm.lo, n = p->exact ? p->sn[0] : p->rn.hi;
+    return m >= NARROW_MIN_M && n != TK_SIZE_INF && n <= NARROW_VECTORS * k->lanes_per_vector;
 }
 
 /* A tile taller than every m the point serves also brings its twin cut to the point's height, which
@@ -1185,7 +1203,7 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
         add_prefetch_twins(p, isa);
         add_tall_siblings(p, isa);
         add_short_siblings(p, isa);
-        if (p->shallow) add_order_twins(p);
+        if (p->shallow || (!o->estimated && few_columns(p, k))) add_order_twins(p);
         add_row_blocks(p);
         add_tall_blocks(p);
         /* the model's own ranking at the large-B corner too (there it weighs packing B differently),
