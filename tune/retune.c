@@ -978,6 +978,14 @@ int retune_keep_pinned(const tkt_table *old, tkt_table *nt, char *why, size_t ca
     return 1;
 }
 
+/* 1 when a pinned row of t holds m x n x k */
+static int pinned_at(const tkt_table *t, unsigned long long m, unsigned long long n, unsigned long long k)
+{
+    for (int i = 0; i < t->n; i++)
+        if (row_pinned(&t->rows[i]) && tkt_row_has(&t->rows[i], m, n, k)) return 1;
+    return 0;
+}
+
 /* 1 when a pinned row of t holds every shape of m x n x k (both corners of the box) */
 static int under_pin(const tkt_table *t, range m, range n, range k)
 {
@@ -1190,6 +1198,15 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
         /* the model ranks at the top corner's depths */
         double ks[2] = {(double)p->sk[0], (double)p->sk[p->nsh > 1 && p->sm[1] == p->sm[0] && p->sn[1] == p->sn[0]]};
         int nks = ks[1] != ks[0] ? 2 : 1;
+        /* the previous choice first: the row of the first of the point's shapes that no pinned row
+         * holds. A cell split by hand, its top corner pinned (x86-64-v3's 17..32 x 1025.. at 2048
+         * columns, session 72), took the row past the pin at that corner: the other side's row was
+         * lost from every run that left the cell unmeasured (a scratch run of session 73 wrote 4x24
+         * packed kc 512 over 17..32 x 1025..2047, measured nowhere there) */
+        int first = 0;
+        while (first < p->nsh && pinned_at(t, p->sm[first], p->sn[first], p->sk[first])) first++;
+        if (first == p->nsh) first = 0;
+        add_cand(p, table_match(t, p->sm[first], p->sn[first], p->sk[first], 1));
         for (int d = 0; d < p->nsh; d++) add_cand(p, table_match(t, p->sm[d], p->sn[d], p->sk[d], 1));
         int want = o->estimated ? 1 : o->topk < MAXC - 1 ? o->topk : MAXC - 1;
         int nb = nml > 0 ? model_best(isa, k, &h, ml, nml, (double)p->sm[0], (double)p->sn[0], ks, nks, p->stream, best, want) : 0;
