@@ -212,7 +212,7 @@ split_row='4x4 1 0 8 8 32 yes n n yes'
 awk -v r="$split_row" '$1 == "row" && !p && $2 != 7 { print "row 12 1..8 * 4x4 1 0 4 8 16 yes n n yes pinned"
     print "row 9..11 1..8 * " r " measured"; p = 1 }
   { print } $1 == "note" && !q { print "note pinned: 12 x 1..8 by hand, for the test"; q = 1 }' "$out" > "$work/pinsplit.tkt"
-decisions() { unpinned "$1" | awk '{ s = $5; for (i = 6; i < NF; i++) s = s " " $i; print s }'; }
+decisions() { echo $(beneath "$1"); } # beneath's, single-spaced
 "$tktune" retune --root "$root" --cpu generic --tkgen "$tkgen" --work "$work/w" --log "$work/pinsplit.log" --out "$work/pinsplitout.tkt" \
   --budget 2 --top 1 --max-dim 48 --timeout 5 --shapes "$work/shapes" --sample-ms 0.5 --rows 5..6 --cols 1..8 \
   --table "$work/pinsplit.tkt" > "$work/opinsplit" 2>&1 && "$tkgen" check --root "$root" "$work/pinsplitout.tkt" > "$work/opinsplit2" 2>&1 &&
