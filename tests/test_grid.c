@@ -1,12 +1,19 @@
 /* The retune's shape grid (tune/buckets.c): its cells cover every (m, n, k) exactly once, decode
  * shapes (m <= 16, n > 512) have a cell of their own row count, the wide cells of 17..deep_m rows are
- * split in depth at deep_k (and only those), cells of a large C at shallow_k and GRID_MID_K, streamed cells where B leaves half of L2, and merging the cells' winners into table rows loses no
+ * split in depth at deep_k (and only those), cells of a large C at shallow_k and GRID_MID_K, streamed cells where B leaves half of L2 (a finite band's again where A, B and C at its middle width leave it), and merging the cells' winners into table rows loses no
  * cell's choice: a shape's first matching row makes its cell's decision. same_code tells configurations
  * that run the same code on a shape (blocks it cuts away aside) from those that do not. */
 #include "../tune/buckets.h"
 #include "tktest.h"
 
 static int contains(range r, unsigned long long v) { return r.lo <= v && v <= r.hi; }
+
+/* the rows of the m band a decode shape's 257..512 cell covers (1, 2, 3, 4, 5..6, 7..8, 9..12,
+ * 13..16); past 512 columns each row count has its own cells */
+static unsigned long long band_rows(unsigned long long m, unsigned long long n)
+{
+    return n > 512 || m <= 4 ? m : m <= 6 ? 6 : m <= 8 ? 8 : m <= 12 ? 12 : 16;
+}
 
 /* each cell's corners and middle find its own decision first among the merged rows */
 static void check_rows(const grid_cell *cells, int nc, const tkt_row *win, const tkt_row *rows, int nr)
@@ -66,7 +73,13 @@ int main(void)
                   grid_decode_deep_warm(4u << 20) == 256,
               "the deep decode side's warm depth at 2048 columns: %llu on 2 MiB, %llu on 1 MiB, %llu on 4 MiB",
               grid_decode_deep_warm(l2), grid_decode_deep_warm(1u << 20), grid_decode_deep_warm(4u << 20));
-    TKT_CHECK(nc == with_shallow + 64 + 8 + 32, "%d cells with warm sides, %d without: 104 more expected", nc,
+    /* and the deep side of each finite band (the eight 257..512 cells, the 16 513..1024) two, an L2
+     * side up to where A, B and C at the band's middle width fill the L2, and deeper */
+    TKT_CHECK(grid_l2_depth(l2, 16, 362) == 1368 && grid_l2_depth(l2, 16, 724) == 688 &&
+                  grid_l2_depth(1u << 20, 16, 362) == 672 && grid_l2_depth(1u << 20, 1, 724) == 360,
+              "L2 sides' depths %.0f %.0f %.0f %.0f", grid_l2_depth(l2, 16, 362), grid_l2_depth(l2, 16, 724),
+              grid_l2_depth(1u << 20, 16, 362), grid_l2_depth(1u << 20, 1, 724));
+    TKT_CHECK(nc == with_shallow + 64 + 8 + 32 + 24, "%d cells with warm sides, %d without: 128 more expected", nc,
               with_shallow);
     /* an L2 that does not hold B that wide: the open cells' shallow sides split once, at 4096, and
      * their deep sides not at all */
@@ -93,7 +106,12 @@ int main(void)
         /* a streamed cell (at most 16 rows, n past 256) splits at the depth of its band's widest n */
         const unsigned long long warm_k = m > 16 || n <= 256 ? 0 : n <= 512 ? warm512 : n <= 1024 ? warm1024 : warm_open;
         /* ... and the open one's deep side up to 2048 columns again at deep_warm */
-        const unsigned long long dw = decode && n > 1024 && n <= GRID_DECODE_DEEP_WARM_N && k > warm_k ? deep_warm : 0;
+        /* ... a finite band's deep side (257..512, 513..1024) at its L2 side's depth: B at the band's
+         * middle width, A and C beside it, within the L2 (the bench's rule) */
+        const unsigned long long l2_side = m <= 16 && n > 256 && n <= 1024 && k > warm_k
+                                               ? (unsigned long long)grid_l2_depth(l2, (double)band_rows(m, n), n <= 512 ? 362 : 724)
+                                               : 0;
+        const unsigned long long dw = decode && n > 1024 && n <= GRID_DECODE_DEEP_WARM_N && k > warm_k ? deep_warm : l2_side;
         /* (a decode cell's C is never large: 16 rows, however wide) */
         const int big_c = !decode && (double)cells[at].m.lo * (double)cells[at].n.lo >= GRID_SHALLOW_C;
         const unsigned long long lo = big_c && k > GRID_MID_K ? GRID_MID_K + 1 : big_c && k > shallow_k ? shallow_k + 1 : big_c && k > shallow_k / 2 ? shallow_k / 2 + 1 : warm_k && k > warm_k ? (dw && k > dw ? dw + 1 : warm_k + 1) : 1;

@@ -177,6 +177,25 @@ static int add_warm_split(grid_cell *cells, int cap, int n, range m, range nr, u
             n = add_cell(cells, cap, n, m, narrow, deeper, open, 0);
             return add_cell(cells, cap, n, m, wider, deep, open, 0);
         }
+        /* A finite band's deep side still holds products the bench times in cache: B past half the
+         * L2 at the widest n but A, B and C within the L2 (tkb_bandwidth_bound), which run from L2 and
+         * L3, not memory. Measured streamed, 3 x 257..512 x 129.. took kc 16 prefetching, which ran
+         * 3x400x200 at 0.74x and 5x300x300 at 0.66x a row of kc 512 without prefetching, 3x500x500
+         * (B cold) 1.47x (session 74, x86-64-v3 on a Zen 4 with 512 KiB of L2). So its depths up to
+         * where the bench's rule turns cold at the band's middle width (grid_l2_depth) are a warm cell
+         * of their own, where that is a quarter deeper than the warm side or more. Cut where B fits
+         * 3/4 of the L2 instead (grid_warm_depth: 264 deep for 3 rows), the bench's 3x400x300 and
+         * 5x300x300 stayed on the streamed row (0.81-0.84x and 1.01x the table before) while the L2
+         * side ran 1.16-1.74x. */
+        if (nr.hi != TK_SIZE_INF) {
+            const double mid = floor(sqrt((double)nr.lo * (double)nr.hi));
+            const double dw = grid_l2_depth(warm_l2, (double)m.hi, mid);
+            if (dw >= 1.25 * (double)d) {
+                const range l2side = {d + 1, (unsigned long long)dw}, deeper = {(unsigned long long)dw + 1, TK_SIZE_INF};
+                n = add_cell(cells, cap, n, m, nr, l2side, open, 1);
+                return add_cell(cells, cap, n, m, nr, deeper, open, 0);
+            }
+        }
         return add_cell(cells, cap, n, m, nr, deep, open, 0);
     }
     if (nr.hi <= GRID_DECODE_WARM_N) return add_cell(cells, cap, n, m, nr, low, open, 1);
@@ -199,6 +218,11 @@ static double warm_room(unsigned long long l2) { return 0.75 * (double)l2 / 4.0;
 double grid_warm_depth(unsigned long long l2, double m, double width, double kmax)
 {
     return fmin(floor(kmax / 8), floor((warm_room(l2) - m * width) / (width + m) / 8)) * 8;
+}
+
+double grid_l2_depth(unsigned long long l2, double m, double width)
+{
+    return floor(((double)l2 / 4.0 - m * width) / (width + m) / 8) * 8;
 }
 
 double grid_warm_width(unsigned long long l2, double m, double k, double wmax)

@@ -41,9 +41,12 @@ typedef struct {
  * open (warm 2); where grid_decode_wide_warm(warm_l2), the widths past GRID_DECODE_WARM_N up to
  * GRID_DECODE_WIDE_N are another warm cell (warm 1) and only those past it are streamed (warm 2);
  * where grid_decode_deep_warm(warm_l2), the deep side of an open cell is three: widths up to
- * GRID_DECODE_DEEP_WARM_N to that depth (warm 1) and deeper, and the wider widths.
+ * GRID_DECODE_DEEP_WARM_N to that depth (warm 1) and deeper, and the wider widths; the deep side of
+ * a finite band (257..512, 513..1024) is two where the L2 holds B at the band's middle width a quarter
+ * deeper than the warm side or more (grid_l2_depth, beside the rows' A and C): that depth's L2 side (warm
+ * 1), which the bench times in cache, and deeper.
  * The cells partition the shapes: every m x n x k lies in exactly one. */
-#define GRID_MAX 384
+#define GRID_MAX 448
 #define GRID_SHALLOW_C 32768
 #define GRID_MID_K 256
 #define GRID_DECODE_WARM_N 4096
@@ -62,6 +65,9 @@ unsigned long long grid_decode_deep_warm(unsigned long long l2);
  * fills 3/4 of an L2 of l2 bytes: a product the bench times in cache (tkb_bandwidth_bound counts
  * bytes past the L2). Below 8 (0 or less) when not even 8 rows fit. */
 double grid_warm_depth(unsigned long long l2, double m, double width, double kmax);
+/* The depth, a multiple of 8, at which A, B and C of m rows, `width` columns, fill the whole L2 of l2
+ * bytes: past it the bench times a product of at most 16 rows cold (tkb_bandwidth_bound). */
+double grid_l2_depth(unsigned long long l2, double m, double width);
 /* The width, a multiple of 16 and at most wmax, at which B k deep beside an m-row C fills the same
  * 3/4 of the L2 (A's few floats aside). */
 double grid_warm_width(unsigned long long l2, double m, double k, double wmax);

@@ -37,7 +37,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#define MAXPTS 384
+#define MAXPTS 512
 #define MAXC 40 /* candidates per point: the previous choice, the model's, and their variants */
 #define NOISE 1.03 /* a challenger must beat the previous choice by this factor */
 #define ROUNDS 2   /* rounds of measurements, interleaved over the point's candidates */
