@@ -978,14 +978,6 @@ int retune_keep_pinned(const tkt_table *old, tkt_table *nt, char *why, size_t ca
     return 1;
 }
 
-/* 1 when a pinned row of t holds m x n x k */
-static int pinned_at(const tkt_table *t, unsigned long long m, unsigned long long n, unsigned long long k)
-{
-    for (int i = 0; i < t->n; i++)
-        if (row_pinned(&t->rows[i]) && tkt_row_has(&t->rows[i], m, n, k)) return 1;
-    return 0;
-}
-
 /* 1 when a pinned row of t holds every shape of m x n x k (both corners of the box) */
 static int under_pin(const tkt_table *t, range m, range n, range k)
 {
@@ -993,6 +985,13 @@ static int under_pin(const tkt_table *t, range m, range n, range k)
         if (row_pinned(&t->rows[i]) && tkt_row_has(&t->rows[i], m.lo, n.lo, k.lo) && tkt_row_has(&t->rows[i], m.hi, n.hi, k.hi))
             return 1;
     return 0;
+}
+
+/* 1 when a pinned row of t holds m x n x k: the box of that one shape */
+static int pinned_at(const tkt_table *t, unsigned long long m, unsigned long long n, unsigned long long k)
+{
+    const range rm = {m, m}, rn = {n, n}, rk = {k, k};
+    return under_pin(t, rm, rn, rk);
 }
 
 int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, const cand_caps *k,
