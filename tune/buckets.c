@@ -215,15 +215,16 @@ static int add_warm_split(grid_cell *cells, int cap, int n, range m, range nr, u
  * it, under tkb_bandwidth_bound's whole L2 */
 static double warm_room(unsigned long long l2) { return 0.75 * (double)l2 / 4.0; }
 
+/* the depth, a multiple of 8, at which B `width` wide, an m-row A as deep and an m x width C take
+ * `floats` */
+static double depth_in(double floats, double m, double width) { return floor((floats - m * width) / (width + m) / 8) * 8; }
+
 double grid_warm_depth(unsigned long long l2, double m, double width, double kmax)
 {
-    return fmin(floor(kmax / 8), floor((warm_room(l2) - m * width) / (width + m) / 8)) * 8;
+    return fmin(floor(kmax / 8) * 8, depth_in(warm_room(l2), m, width));
 }
 
-double grid_l2_depth(unsigned long long l2, double m, double width)
-{
-    return floor(((double)l2 / 4.0 - m * width) / (width + m) / 8) * 8;
-}
+double grid_l2_depth(unsigned long long l2, double m, double width) { return depth_in((double)l2 / 4.0, m, width); }
 
 double grid_warm_width(unsigned long long l2, double m, double k, double wmax)
 {
