@@ -125,6 +125,16 @@ m4_define(<@_tkm_avx2_loops@>, <@m4_pushdef(<@TKM_MASKB@>, <@$1@>)m4_dnl
 tkm_kloop(<@_tkm_avx2_step@>)m4_dnl
 m4_popdef(<@TKM_MASKB@>)@>)
 
+m4_dnl # _tkm_avx2_masked_loops: the k loop of a direct tile narrower than NR, B through its mask. A tile
+m4_dnl # whose accumulators, B's vectors and the broadcast fill the 16 registers has none left for the
+m4_dnl # mask: GCC 12 unrolled, it kept the mask and an accumulator on the stack (reloaded every step)
+m4_dnl # and read B as memory operands once per row, and 4x24 ku 4 ran ragged shapes 0.75-0.8x as fast
+m4_dnl # as ku 1 (docs/microkernel.md, "Ragged tiles with every register taken"). Such a tile runs this
+m4_dnl # loop one k step at a time; with one set of sums (tkm_ksets) the unroll does not change any
+m4_dnl # accumulator's order of additions, so the results are bitwise those of the unrolled loop.
+m4_define(<@_tkm_avx2_masked_loops@>, <@m4_ifelse(m4_eval(TKM_MR * TKM_NV + TKM_NV + 2 > 16 && tkm_ksets == 1), 1,
+<@m4_pushdef(<@TKM_KU@>, 1)_tkm_avx2_loops(1)m4_popdef(<@TKM_KU@>)@>, <@_tkm_avx2_loops(1)@>)@>)
+
 m4_dnl # _tkm_avx2_ragged: 1 for vector TKM_V of a ragged tile's epilogue (TKM_MASKC 1) when it is the
 m4_dnl # last: a kernel of NV vectors runs only for n past (NV - 1) * 8 (tkm_ukr_narrow), so the others
 m4_dnl # are whole and go to memory plainly
@@ -175,7 +185,7 @@ tkm_for(<@TKM_S@>, 0, tkm_ksets - 1, <@tkm_for(<@TKM_I@>, 0, TKM_MR - 1, <@tkm_f
 m4_dnl # vmaskmov loads cost more than plain ones: the direct form masks B only when n < NR
 m4_ifelse(TKM_DIRECT, 1, <@    if (n >= m4_eval(TKM_NV * 8)) {
 _tkm_avx2_loops(0)    } else {
-_tkm_avx2_loops(1)    }
+_tkm_avx2_masked_loops    }
 @>, <@_tkm_avx2_loops(0)@>)m4_dnl
 tkm_kfold(tkm_ksets, <@_tkm_avx2_add@>)m4_dnl
     {
