@@ -126,13 +126,14 @@ tkm_kloop(<@_tkm_avx2_step@>)m4_dnl
 m4_popdef(<@TKM_MASKB@>)@>)
 
 m4_dnl # _tkm_avx2_masked_loops: the k loop of a direct tile narrower than NR, B through its mask. A tile
-m4_dnl # whose accumulators, B's vectors and the broadcast fill the 16 registers has none left for the
-m4_dnl # mask: GCC 12 unrolled, it kept the mask and an accumulator on the stack (reloaded every step)
-m4_dnl # and read B as memory operands once per row, and 4x24 ku 4 ran ragged shapes 0.75-0.8x as fast
-m4_dnl # as ku 1 (docs/microkernel.md, "Ragged tiles with every register taken"). Such a tile runs this
-m4_dnl # loop one k step at a time; with one set of sums (tkm_ksets) the unroll does not change any
-m4_dnl # accumulator's order of additions, so the results are bitwise those of the unrolled loop.
-m4_define(<@_tkm_avx2_masked_loops@>, <@m4_ifelse(m4_eval(TKM_MR * TKM_NV + TKM_NV + 2 > 16 && tkm_ksets == 1), 1,
+m4_dnl # whose accumulators, B's vectors, the broadcast and that mask need 16 registers or more leaves
+m4_dnl # GCC 12 none to unroll with: it kept the mask and accumulators on the stack (reloaded every
+m4_dnl # step) and read B as memory operands once per row; 4x24 ku 4 ran ragged shapes 0.75-0.8x as
+m4_dnl # fast as ku 1, 6x16 ku 8 about 0.95x (docs/microkernel.md, "Ragged tiles with every register
+m4_dnl # taken"). Such a tile runs this loop one k step at a time; with one set of sums (tkm_ksets) the
+m4_dnl # unroll does not change any accumulator's order of additions, so the results are bitwise those
+m4_dnl # of the unrolled loop.
+m4_define(<@_tkm_avx2_masked_loops@>, <@m4_ifelse(m4_eval(TKM_MR * TKM_NV + TKM_NV + 2 > 15 && tkm_ksets == 1), 1,
 <@m4_pushdef(<@TKM_KU@>, 1)_tkm_avx2_loops(1)m4_popdef(<@TKM_KU@>)@>, <@_tkm_avx2_loops(1)@>)@>)
 
 m4_dnl # _tkm_avx2_ragged: 1 for vector TKM_V of a ragged tile's epilogue (TKM_MASKC 1) when it is the
