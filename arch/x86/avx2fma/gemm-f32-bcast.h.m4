@@ -132,8 +132,9 @@ m4_dnl # step) and read B as memory operands once per row; 4x24 ku 4 ran ragged 
 m4_dnl # fast as ku 1, 6x16 ku 8 about 0.95x (docs/microkernel.md, "Ragged tiles with every register
 m4_dnl # taken"). Such a tile runs this loop one k step at a time; with one set of sums (tkm_ksets) the
 m4_dnl # unroll does not change any accumulator's order of additions, so the results are bitwise those
-m4_dnl # of the unrolled loop.
-m4_define(<@_tkm_avx2_masked_loops@>, <@m4_ifelse(m4_eval(TKM_MR * TKM_NV + TKM_NV + 2 > 15 && tkm_ksets == 1), 1,
+m4_dnl # of the unrolled loop. Tiles of one vector (14x8, 13x8) keep their unroll: 14x8 at ku 1 ran a
+m4_dnl # 700-wide shape with B cold (its last tile 4 columns) 0.91x as fast.
+m4_define(<@_tkm_avx2_masked_loops@>, <@m4_ifelse(m4_eval(TKM_NV > 1 && TKM_MR * TKM_NV + TKM_NV + 2 > 15 && tkm_ksets == 1), 1,
 <@m4_pushdef(<@TKM_KU@>, 1)_tkm_avx2_loops(1)m4_popdef(<@TKM_KU@>)@>, <@_tkm_avx2_loops(1)@>)@>)
 
 m4_dnl # _tkm_avx2_ragged: 1 for vector TKM_V of a ragged tile's epilogue (TKM_MASKC 1) when it is the
