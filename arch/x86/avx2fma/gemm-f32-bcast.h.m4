@@ -94,7 +94,9 @@ m4_dnl # Split sums (tkm_ksplit, gen/tkm.m4): two multiply-adds a cycle, 4-5 cyc
 m4_dnl # one register of the 16 is kept for the mask of a ragged tile's last vector of B (vmaskmov masks
 m4_dnl # are vectors, and only the last vector has one). Until session 67 every vector of B counted
 m4_dnl # twice, for a mask each, and 3x16 and 1x32 ran at their chains' latency.
-m4_define(<@tkm_ksplit@>, <@8, 15, 1@>)
+m4_dnl # _tkm_avx2_vregs: the registers a tile's accumulators, B's vectors and the broadcast may take
+m4_define(<@_tkm_avx2_vregs@>, <@15@>)
+m4_define(<@tkm_ksplit@>, <@8, _tkm_avx2_vregs, 1@>)
 m4_define(<@_tkm_avx2_add@>, <@_mm256_add_ps($1, $2)@>)
 
 m4_dnl # one k step (TKM_U of the unrolled group, 1 in the tail); the direct form (TKM_DIRECT 1) reads
@@ -126,15 +128,16 @@ tkm_kloop(<@_tkm_avx2_step@>)m4_dnl
 m4_popdef(<@TKM_MASKB@>)@>)
 
 m4_dnl # _tkm_avx2_masked_loops: the k loop of a direct tile narrower than NR, B through its mask. A tile
-m4_dnl # whose accumulators, B's vectors, the broadcast and that mask need 16 registers or more leaves
-m4_dnl # GCC 12 none to unroll with: it kept the mask and accumulators on the stack (reloaded every
+m4_dnl # whose accumulators, B's vectors and the broadcast take _tkm_avx2_vregs or more (with that mask,
+m4_dnl # all 16 registers or past them) leaves GCC 12 none to unroll with: it kept the mask and
+m4_dnl # accumulators on the stack (reloaded every
 m4_dnl # step) and read B as memory operands once per row; 4x24 ku 4 ran ragged shapes 0.75-0.8x as
 m4_dnl # fast as ku 1, 6x16 ku 8 about 0.95x (docs/microkernel.md, "Ragged tiles with every register
 m4_dnl # taken"). Such a tile runs this loop one k step at a time; with one set of sums (tkm_ksets) the
 m4_dnl # unroll does not change any accumulator's order of additions, so the results are bitwise those
 m4_dnl # of the unrolled loop. Tiles of one vector (14x8, 13x8) keep their unroll: 14x8 at ku 1 ran a
 m4_dnl # 700-wide shape with B cold (its last tile 4 columns) 0.91x as fast.
-m4_define(<@_tkm_avx2_masked_loops@>, <@m4_ifelse(m4_eval(TKM_NV > 1 && TKM_MR * TKM_NV + TKM_NV + 2 > 15 && tkm_ksets == 1), 1,
+m4_define(<@_tkm_avx2_masked_loops@>, <@m4_ifelse(m4_eval(TKM_NV > 1 && TKM_MR * TKM_NV + TKM_NV + 1 >= _tkm_avx2_vregs && tkm_ksets == 1), 1,
 <@m4_pushdef(<@TKM_KU@>, 1)_tkm_avx2_loops(1)m4_popdef(<@TKM_KU@>)@>, <@_tkm_avx2_loops(1)@>)@>)
 
 m4_dnl # _tkm_avx2_ragged: 1 for vector TKM_V of a ragged tile's epilogue (TKM_MASKC 1) when it is the
