@@ -3,7 +3,7 @@
  * every unusable line skipped; the fit must then rank the log's groups as well as that machine does,
  * where the defaults rank them badly; readings of the same code in a group are read as their mean;
  * a log with too few groups keeps the defaults; while the current code has too few, the records of
- * earlier code count too. */
+ * earlier code count too; an oracle sweep kept in the log counts whatever code ran it. */
 #include "../tune/calibrate.h"
 #include "../tune/machine.h"
 #include "../tune/profile.h"
@@ -162,6 +162,20 @@ int main(int argc, char **argv)
         TKT_CHECK(info.earlier && info.groups >= 115 + NSHAPES - 2 && info.after > info.before,
                   "no fit to the current code's 115 groups: %d groups, fitted %.3f, defaults %.3f (earlier %d)",
                   info.groups, info.after, info.before, info.earlier);
+        /* an oracle sweep kept by tktune keep (sweep=oracle), run by the earlier code: read with the
+         * current code's records, and its group apart from the current code's group of the same
+         * shape and repetition (m = 10, rep 0) */
+        f = fopen(path, "a");
+        if (!f) return fprintf(stderr, "cannot append to %s\n", path), 2;
+        for (int j = 0; j < 3; j++)
+            fprintf(f, "tk-record 1 op=gemm dtype=f32 cpu=x isa=avx512f level=full m=10 n=64 k=64 tile=6x4vec ku=4 form=direct kc=%d mc=6 nc=1 packb=0 split=m order=n sweep=oracle rep=0 result=ok gflops=%d spread=0.01 kernels=0000000a evidence=measured load=0.1 date=1\n",
+                    16 << j, 60 + 10 * j);
+        fclose(f);
+        int n2 = calib_read(path, "x", &caps, l0, NK, recs, NSHAPES * PER + 8, &groups, 0), kept = 0;
+        for (int i = 0; i < n2; i++) kept += recs[i].m == 10 && recs[i].gflops >= 60;
+        TKT_CHECK(n2 == n + 3 && groups == 116 && kept == 3,
+                  "with an earlier code's oracle sweep: %d records in %d groups (%d of the sweep), not %d in 116 (3)", n2, groups,
+                  kept, n + 3);
     }
     /* a kernel profiled again (profile_level0 measures a tile's unrolls together) is read at its
      * last record, once */

@@ -2,7 +2,7 @@
 # From a record log to a table (tune/buckets.c): the table tktune writes passes tkgen's checks, uses
 # only measured microkernels, ends with the catch-all row; a held lock stops a second writer and
 # leaves the table intact; a table tkgen check refuses is not written; a log without measurements is refused; calibrate --against scores another
-# log's groups; records of other code (another
+# log's groups; keep appends an evaluate run's records marked as an oracle sweep, or nothing; records of other code (another
 # kernels= fingerprint, or none: written before fingerprints) are ignored, as are measured level-0
 # results that do not name the kernel they timed (before session 34: 2x6) and the bandwidths of
 # another host or of an older sweep. usage: tune_table.sh TKTUNE TKGEN ROOT WORKDIR
@@ -73,6 +73,21 @@ done > "$work/held.log"
   ok || bad "calibrate --against: $(cat "$work/o6")"
 if "$tktune" calibrate --root "$root" --cpu generic --log "$log" --against "$work/empty.log" > "$work/o7" 2>&1; then bad "--against a log with nothing to score was accepted"
 else grep -q "has no whole-shape measurement" "$work/o7" && ok || bad "--against an empty log: $(cat "$work/o7")"; fi
+# tktune keep: an evaluate run's records appended to a log, each marked before its repetition
+# (outside the keys a retune resumes by); a file with a line that is not such a record, or kept
+# already, is refused with its file:line and the log stays as it was
+cp "$log" "$work/kept.log"
+"$tktune" keep --root "$root" --cpu generic --log "$work/kept.log" --records "$work/held.log" > "$work/o10" 2>&1 &&
+  [ "$(grep -c ' order=n sweep=oracle rep=0 result=ok ' "$work/kept.log")" = 5 ] &&
+  [ "$(wc -l < "$work/kept.log")" = "$(($(wc -l < "$log") + 5))" ] && grep -q "^tktune: 5 records" "$work/o10" &&
+  ok || bad "keep: $(cat "$work/o10")"
+sum=$(cksum < "$work/kept.log")
+tail -n 2 "$work/kept.log" > "$work/again.log"
+if "$tktune" keep --root "$root" --cpu generic --log "$work/kept.log" --records "$work/again.log" > "$work/o11" 2>&1; then bad "keep took a sweep kept already"
+else grep -q "again.log:1: " "$work/o11" && [ "$(cksum < "$work/kept.log")" = "$sum" ] && ok || bad "keep of kept records: $(cat "$work/o11")"; fi
+{ cat "$work/held.log"; echo "not a record"; } > "$work/bad.log"
+if "$tktune" keep --root "$root" --cpu generic --log "$work/kept.log" --records "$work/bad.log" > "$work/o12" 2>&1; then bad "keep took a line that is not a record"
+else grep -q "bad.log:6: " "$work/o12" && [ "$(cksum < "$work/kept.log")" = "$sum" ] && ok || bad "keep of a bad file: $(cat "$work/o12")"; fi
 tiles=$(awk '$1 == "row" { print $5 }' "$out" | sort -u | tr '\n' ' ')
 case "$tiles" in "4x4 "|"4x4 8x2 "|"8x2 ") ok ;; *) bad "rows use unmeasured or failed tiles: $tiles" ;; esac
 tail -n 1 "$out" | awk '$1 == "row" && $2 == "*" && $3 == "*" && $4 == "*" { exit 0 } { exit 1 }' && ok || bad "last row is not the catch-all"

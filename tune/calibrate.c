@@ -87,7 +87,12 @@ int calib_read(const char *log, const char *cpu, const cand_caps *k, const measu
          * with the operands rotated out of cache (operands=cold) are priced with the operands in
          * memory, and kernels that prefetch B (pf=) as such */
         const int cold = strstr(line, " operands=cold") != NULL;
-        if (strncmp(line, "tk-record 1 op=gemm ", 20) || !(any_kernels ? record_cpu(line, cpu) : record_of(line, cpu)) || !p ||
+        /* an evaluate run's oracle sweep kept in the log (tktune keep): every kernel at every
+         * depth of a shape, side by side, groups that show what the tuner's own (the model's top
+         * few, close to each other) cannot; read whatever code ran it, as the constants describe
+         * the machine more than the code */
+        const int oracle = strstr(line, " sweep=oracle ") != NULL;
+        if (strncmp(line, "tk-record 1 op=gemm ", 20) || !(any_kernels || oracle ? record_cpu(line, cpu) : record_of(line, cpu)) || !p ||
             !g || !strstr(line, " result=ok ") || strstr(line, " path="))
             continue;
         if (sscanf(p, " level=full m=%lf n=%lf k=%lf tile=%ux%u%7[a-z] ku=%u%n", &m, &nn, &kk, &mr, &nv, kind, &ku, &at_ku) != 7 ||
@@ -116,8 +121,8 @@ int calib_read(const char *log, const char *cpu, const cand_caps *k, const measu
         r.c.narrow = k->narrow, r.c.half_nv = k->half_nv;
         r.c.pf = pf, r.c.cold = cold;
         r.kernel = at;
-        /* its group: one shape measured in one repetition, in cache or cold */
-        rep = rep * 2 + cold;
+        /* its group: one shape measured in one repetition, in cache or cold, by a sweep or a retune */
+        rep = (rep * 2 + cold) * 2 + oracle;
         unsigned h = hash_key(m, nn, kk, rep); /* never full: at most HASH / 2 groups */
         while (table[h].id >= 0 && !(table[h].m == m && table[h].n == nn && table[h].k == kk && table[h].rep == rep))
             h = (h + 1) % HASH;

@@ -21,9 +21,11 @@
 #include "buckets.h"
 #include "calibrate.h"
 #include "measure.h"
+#include "retune.h" /* retune_lock */
 
 #include "../bench/cold.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -255,5 +257,44 @@ int evaluate_run(const profile_opts *po, const char *shapes, const isa_desc *isa
     }
     if (rf) fclose(rf);
     printf("report: %s\n", path);
+    return 0;
+}
+
+/* the position of " rep=" in a whole-shape record of cpu not yet kept, or NULL */
+static const char *keepable(const char *line, const char *cpu)
+{
+    const char *full = strstr(line, " level=full "), *rep = full ? strstr(full, " rep=") : NULL;
+    if (strncmp(line, "tk-record 1 op=gemm ", 20) || !record_cpu(line, cpu) || !rep || strstr(line, " sweep=")) return NULL;
+    return rep;
+}
+
+int evaluate_keep(const char *records, const char *log, const char *cpu)
+{
+    char line[1024];
+    int n = 0, at = 0;
+    FILE *in = fopen(records, "r");
+    if (!in) die("%s: cannot read: %s", records, strerror(errno));
+    /* every line checked before one is written: a bad file leaves the log as it was */
+    while (fgets(line, sizeof line, in)) {
+        at++;
+        if (!strchr(line, '\n')) die("%s:%d: line longer than %d characters", records, at, (int)sizeof line - 2);
+        if (!keepable(line, cpu))
+            die("%s:%d: not a whole-shape record of %s, or kept already (sweep=)", records, at, cpu);
+    }
+    if (at == 0) die("%s: no records", records);
+    retune_lock(log);
+    FILE *out = fopen(log, "a");
+    if (!out) die("%s: cannot append: %s", log, strerror(errno));
+    rewind(in);
+    /* the mark before the repetition: inside the span a resumed retune and the record-log prior
+     * key measurements by (measure.c), so a kept sweep is never taken for a retune's reading */
+    while (fgets(line, sizeof line, in)) {
+        const char *rep = keepable(line, cpu);
+        fprintf(out, "%.*s sweep=oracle%s", (int)(rep - line), line, rep);
+        n++;
+    }
+    fclose(in);
+    if (fclose(out) != 0) die("%s: write failed: %s", log, strerror(errno));
+    printf("tktune: %d records of %s appended to %s as an oracle sweep (sweep=oracle)\n", n, records, log);
     return 0;
 }

@@ -8,4 +8,10 @@
  * (bench/cold.h) are measured cold, unless warm. Returns the process exit status. */
 int evaluate_run(const profile_opts *po, const char *shapes, const isa_desc *isa, const tkt_table *t,
                  const cand_caps *k, int warm);
+/* Appends the whole-shape records of `cpu` in `records` (an evaluate run's evaluate.records) to the
+ * record log, each marked sweep=oracle: the calibration then fits the model's constants to those
+ * groups too, whatever code they ran (calibrate.c). Every line must be such a record not yet
+ * marked, or nothing is appended (`file:line: what is wrong`). Holds the log's lock; returns the
+ * process exit status. */
+int evaluate_keep(const char *records, const char *log, const char *cpu);
 #endif

@@ -100,7 +100,7 @@ typedef struct {
  * whole run and released by the kernel however the run ends (a kill leaves nothing to clean up).
  * The table's own lock covers only its write; two runs that overlapped otherwise both measured, each
  * disturbing the other's figures, and both wrote the table. The descriptor stays open until exit. */
-static void lock_run(const char *log)
+void retune_lock(const char *log)
 {
     int fd = open(log, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644); /* probes must not inherit it */
     if (fd < 0) die("%s: cannot open the record log: %s", log, strerror(errno));
@@ -1015,7 +1015,7 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
         die("%s: %d notes start with \"pinned\": at most %d fit beside the retune's own", t->path, retune_pinned_notes(t),
             TKT_MAX_NOTES - RETUNE_OWN_NOTES);
     mkdir(po->work, 0777);
-    if (!o->dry_run) lock_run(po->log); /* held until exit */
+    if (!o->dry_run) retune_lock(po->log); /* held until exit */
     /* 1. machine (a dry or estimated run assumes bandwidths from the table's dram_gbs instead) */
     if (!read_machine(po->log, po->cpu, &bw2, &bw3, &bwd, NULL, NULL) && !o->dry_run && !o->estimated &&
         (!machine_record(po->cpu, k, po->log, line, sizeof line) || !read_machine(po->log, po->cpu, &bw2, &bw3, &bwd, NULL, NULL)))

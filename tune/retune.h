@@ -19,6 +19,8 @@ typedef struct {
     int prior_runs;         /* the record-log prior reads this many recent runs (0: no prior, measure all) */
 } retune_opts;
 
+/* Locks the record log for this process (until it exits); dies when another tktune run holds it. */
+void retune_lock(const char *log);
 /* Runs every phase for the CPU whose current table is t; returns the process exit status. */
 int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, const cand_caps *k,
                const cand_l0 *l0, int n0);

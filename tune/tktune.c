@@ -8,7 +8,8 @@
  *   tktune retune      everything behind `make retune ARCH=<cpu>`: machine, level 0, the model's
  *                      top few and the previous choice measured on whole shapes per grid cell and
  *                      per listed shape, the table written atomically, a text and SVG report
- *   tktune evaluate    the model's pick and the table's row against an oracle, on a shape list */
+ *   tktune evaluate    the model's pick and the table's row against an oracle, on a shape list
+ *   tktune keep        an evaluate run's records into the record log, as calibration evidence */
 #include "buckets.h"
 #include "calibrate.h"
 #include "estimate.h"
@@ -35,7 +36,8 @@ static void usage(void)
                     "                     [--shapes FILE] [--budget-s S] [--budget N] [--top K] [--max-dim D] [--sample-ms MS] [--cc CC]\n"
                     "                     [--rows M|LO..HI|LO..*] [--cols N|LO..HI|LO..*] [--prior-runs R] [--table TABLE] [--shapes-only] [--dry-run]\n"
                     "       tktune evaluate --root DIR --cpu CPU --work DIR --tkgen PATH --shapes FILE [--table TABLE] [--log FILE]\n"
-                    "                       [--sample-ms MS] [--cc CC] [--warm]\n");
+                    "                       [--sample-ms MS] [--cc CC] [--warm]\n"
+                    "       tktune keep --root DIR --cpu CPU --log FILE --records FILE\n");
     exit(2);
 }
 
@@ -60,12 +62,13 @@ int main(int argc, char **argv)
     const char *out_path = NULL, *table_file = NULL;
     const char *shapes = NULL;
     const char *against = NULL; /* calibrate: a second log whose groups the fitted model ranks, unfitted */
+    const char *records = NULL; /* keep: an evaluate run's records */
     double budget_s = 540;
     int top = 16, dry = 0, warm = 0, prior_runs = 16, shapes_only = 0;
     double max_dim = 0;
     range rows = {0, 0}, cols = {0, 0};
     if (strcmp(cmd, "candidates") && strcmp(cmd, "profile") && strcmp(cmd, "machine") && strcmp(cmd, "table") &&
-        strcmp(cmd, "retune") && strcmp(cmd, "evaluate") && strcmp(cmd, "calibrate"))
+        strcmp(cmd, "retune") && strcmp(cmd, "evaluate") && strcmp(cmd, "calibrate") && strcmp(cmd, "keep"))
         usage();
     for (int i = 2; i < argc; i++) {
         if (!strcmp(argv[i], "--root") && i + 1 < argc) g_root = argv[++i];
@@ -82,6 +85,7 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--table") && i + 1 < argc) table_file = argv[++i];
         else if (!strcmp(argv[i], "--shapes") && i + 1 < argc) shapes = argv[++i];
         else if (!strcmp(argv[i], "--against") && i + 1 < argc) against = argv[++i];
+        else if (!strcmp(argv[i], "--records") && i + 1 < argc) records = argv[++i];
         else if (!strcmp(argv[i], "--budget-s") && i + 1 < argc) budget_s = atof(argv[++i]);
         else if (!strcmp(argv[i], "--top") && i + 1 < argc) top = atoi(argv[++i]);
         else if (!strcmp(argv[i], "--prior-runs") && i + 1 < argc) prior_runs = atoi(argv[++i]);
@@ -99,6 +103,10 @@ int main(int argc, char **argv)
         else usage();
     }
     if (!cpu) usage();
+    if (!strcmp(cmd, "keep")) {
+        if (!o.log || !records) usage();
+        return evaluate_keep(records, o.log, cpu);
+    }
     /* the probes read it (their timed samples); a record says when it was not the default */
     if (o.sample_ms < 0) usage();
     if (o.sample_ms > 0) {
