@@ -1,7 +1,7 @@
 #!/bin/sh
 # Level-0 profiling (tune/profile.c) on the portable scalar ISA: each tile at every unroll, measured in child
-# processes; a crashing one is recorded as `result=crash`, a hanging one as `result=timeout`, the
-# others `result=ok` with GFLOP/s; a second run finds everything in the record log and measures
+# processes, three passes over them; a crashing one is recorded as `result=crash`, a hanging one as
+# `result=timeout` (each run once), the others `result=ok` with their median pass's GFLOP/s; a second run finds everything in the record log and measures
 # nothing (resume), and a tile with one unroll missing is measured again at all of them. usage: tune_profile.sh TKTUNE TKGEN ROOT WORKDIR
 set -u
 tktune=$1 tkgen=$2 root=$3 work=$4
@@ -15,6 +15,8 @@ n=$(grep -c '^tk-record 1 op=gemm dtype=f32 cpu=generic isa=scalar level=0 ' "$l
 [ "$(grep -c 'result=crash signal=11' "$log")" = 1 ] && ok || bad "the crashing candidate was not recorded as a crash"
 [ "$(grep -c 'result=timeout' "$log")" = 1 ] && ok || bad "the hanging candidate was not recorded as a timeout"
 [ "$(grep -c 'result=ok gflops=[0-9]' "$log")" = 14 ] && ok || bad "want 14 measured candidates"
+# each figure the median of three passes over the candidates, with how far the passes read apart
+[ "$(grep -c 'result=ok gflops=[0-9.]* spread=[0-9.]* passes=3 timed=' "$log")" = 14 ] && ok || bad "want 14 figures of three passes"
 grep -q 'tile=[0-9]*x[0-9]*vec ku=4 form=packed kc=[0-9]* ' "$log" && ok || bad "record lacks the decisions in order"
 # the unroll is a level-0 decision: each tile is measured at every unroll, 1, 2, 4 and 8
 sed -n 's/.* tile=\([0-9]*x[0-9]*vec\) ku=\([0-9]*\) .*/\1 \2/p' "$log" | sort -k1,1 -k2n | awk '{ u[$1] = u[$1] " " $2 }
