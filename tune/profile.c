@@ -333,12 +333,13 @@ int profile_level0(const profile_opts *o, const isa_desc *isa, const cand_l0 *ca
      * median of its passes: three profiles of the same kernels minutes apart on a shared Zen 4 VM
      * read single kernels 10-40% apart (14x8 ku 1 direct 48.7, 63.7 and 36.0 GFLOP/s; 1x56 ku 8
      * direct 81.4, 80.4 and 57.3), and the model ranks tiles by these figures. A candidate that
-     * fails is not run again: its record is the failure. */
+     * fails is not run again: its record is the failure. The records are written after the last
+     * pass: a run killed before it leaves none, and the next measures level 0 again (a minute). */
     double (*gf)[L0_PASSES] = calloc((size_t)n, sizeof *gf);
     char (*result)[256] = calloc((size_t)n, sizeof *result);
     char (*timed)[128] = calloc((size_t)n, sizeof *timed);
     if (!gf || !result || !timed) die("out of memory");
-    for (int round = 0; round < L0_PASSES; round++)
+    for (int pass = 0; pass < L0_PASSES; pass++)
         for (int i = 0; i < n; i++) {
             char out[512], a1[16], a2[16], a3[32], amr[16], anv[16], aku[16];
             char *argv[] = {bin, a1, a2, amr, anv, aku, a3, NULL};
@@ -355,11 +356,11 @@ int profile_level0(const profile_opts *o, const isa_desc *isa, const cand_l0 *ca
             else if (st < 0) snprintf(result[i], sizeof result[i], "result=error");
             else if (WIFSIGNALED(st)) snprintf(result[i], sizeof result[i], "result=crash signal=%d", WTERMSIG(st));
             else if (WEXITSTATUS(st) != 0) snprintf(result[i], sizeof result[i], "result=failed exit=%d", WEXITSTATUS(st));
-            else if (sscanf(out, "gflops=%lf spread=%lf check=%*s kernel=%127s", &gf[i][round], &spread, timed[i]) != 3)
+            else if (sscanf(out, "gflops=%lf spread=%lf check=%*s kernel=%127s", &gf[i][pass], &spread, timed[i]) != 3)
                 snprintf(result[i], sizeof result[i], "result=failed output=unreadable");
-            measured += round == 0;
+            measured += pass == 0;
             if (o->progress)
-                fprintf(stderr, "\rtktune: level 0 %d/%d measured, pass %d of %d", measured, np + nd, round + 1, L0_PASSES);
+                fprintf(stderr, "\rtktune: level 0 %d/%d measured, pass %d of %d", measured, np + nd, pass + 1, L0_PASSES);
         }
     if (o->progress) fprintf(stderr, "\n");
     FILE *log = fopen(o->log, "a");
