@@ -271,7 +271,7 @@ static const char *keepable(const char *line, const char *cpu)
 int evaluate_keep(const char *records, const char *log, const char *cpu)
 {
     char line[1024];
-    int n = 0, at = 0;
+    int at = 0;
     FILE *in = fopen(records, "r");
     if (!in) die("%s: cannot read: %s", records, strerror(errno));
     /* every line checked before one is written: a bad file leaves the log as it was */
@@ -291,10 +291,9 @@ int evaluate_keep(const char *records, const char *log, const char *cpu)
     while (fgets(line, sizeof line, in)) {
         const char *rep = keepable(line, cpu);
         fprintf(out, "%.*s sweep=oracle%s", (int)(rep - line), line, rep);
-        n++;
     }
     fclose(in);
     if (fclose(out) != 0) die("%s: write failed: %s", log, strerror(errno));
-    printf("tktune: %d records of %s appended to %s as an oracle sweep (sweep=oracle)\n", n, records, log);
+    printf("tktune: %d records of %s appended to %s as an oracle sweep (sweep=oracle)\n", at, records, log);
     return 0;
 }

@@ -370,13 +370,9 @@ int profile_level0(const profile_opts *o, const isa_desc *isa, const cand_l0 *ca
         if (slot[i] < 0) continue;
         cand_key(isa, &cands[i], kcs[i], key, sizeof key);
         if (!result[i][0]) {
-            /* the median pass (sorted in place); spread: how far the passes read apart, over it */
+            /* the median pass; spread: how far the passes read apart, over it */
             double *g = gf[i];
-            for (int a = 1; a < L0_PASSES; a++)
-                for (int b = a; b > 0 && g[b] < g[b - 1]; b--) {
-                    const double x = g[b];
-                    g[b] = g[b - 1], g[b - 1] = x;
-                }
+            qsort(g, L0_PASSES, sizeof g[0], cmp_double);
             const double med = g[L0_PASSES / 2];
             snprintf(result[i], sizeof result[i], "result=ok gflops=%.2f spread=%.3f passes=%d timed=%s", med,
                      med > 0 ? (g[L0_PASSES - 1] - g[0]) / med : 0.0, L0_PASSES, timed[i]);
