@@ -54,10 +54,11 @@ int main(void)
     TKT_CHECK(nc > 0 && nc <= GRID_MAX, "%d cells, room for %d", nc, GRID_MAX);
     /* bands 17..32 to 257..512 split their open cell */
     TKT_CHECK(split_only == whole + 5, "%d cells split in depth, %d without: 5 wide cells should split", split_only, whole);
-    /* a C of 32768 floats or more at the cell's smallest corner: 33.. x 1025.., 65.. x 513.., 129.. x
-     * 257.., 257.. x 129.., 513.. x 65.., 1025.. x 33.. and every wider cell of those bands: 23, each
+    /* a C of 32768 floats or more at the band's tallest row count (2048 for the open band) and the
+     * cell's narrowest columns: 17..32 x 1025.., 33..64 x 513.., 65..128 x 257.., 129..256 x 129..,
+     * 257..512 x 65.., 513..1024 x 33.., 1025.. x 17.. and every wider cell of those bands: 32, each
      * with two shallow sides (1..16, 17..32) and a middle one */
-    TKT_CHECK(with_shallow == split_only + 69, "%d cells with a shallow side, %d without: 23 cells should have three more",
+    TKT_CHECK(with_shallow == split_only + 96, "%d cells with a shallow side, %d without: 32 cells should have three more",
               with_shallow, split_only);
     /* 16 row counts, each with a decode cell 513..1024 wide (split in depth: one more) and one open
      * (split in depth, its shallow side in n twice, at 4096 and 8192: three more); the 257..512 cells
@@ -113,7 +114,8 @@ int main(void)
                                                : 0;
         const unsigned long long dw = decode && n > 1024 && n <= GRID_DECODE_DEEP_WARM_N && k > warm_k ? deep_warm : l2_side;
         /* (a decode cell's C is never large: 16 rows, however wide) */
-        const int big_c = !decode && (double)cells[at].m.lo * (double)cells[at].n.lo >= GRID_SHALLOW_C;
+        const double rows_top = cells[at].m.hi == TK_SIZE_INF ? 2048.0 : (double)cells[at].m.hi;
+        const int big_c = !decode && rows_top * (double)cells[at].n.lo >= GRID_SHALLOW_C;
         const unsigned long long lo = big_c && k > GRID_MID_K ? GRID_MID_K + 1 : big_c && k > shallow_k ? shallow_k + 1 : big_c && k > shallow_k / 2 ? shallow_k / 2 + 1 : warm_k && k > warm_k ? (dw && k > dw ? dw + 1 : warm_k + 1) : 1;
         const unsigned long long want_lo = split && k > deep_k ? deep_k + 1 : lo,
                                  want_hi = big_c && k <= shallow_k / 2 ? shallow_k / 2 : big_c && k <= shallow_k ? shallow_k : big_c && k <= GRID_MID_K ? GRID_MID_K : split && k <= deep_k ? deep_k

@@ -31,7 +31,8 @@ typedef struct {
  * decode cells, one m range each), an open-ended range represented by `open`; returns how many there
  * are (<= GRID_MAX). deep_k > 0: the open-n cell of each band of more than 16 rows and at most
  * deep_m is two cells, depths up to deep_k and deep_k + 1 and up (shallow first). shallow_k > 0:
- * each cell whose C holds GRID_SHALLOW_C floats or more at its smallest corner is four, depths
+ * each cell whose C holds GRID_SHALLOW_C floats or more at its band's tallest row count (`open`
+ * for the open band) and narrowest columns is four, depths
  * 1..shallow_k / 2 and shallow_k / 2 + 1..shallow_k (the band's thin and shallow cells, first),
  * shallow_k + 1..GRID_MID_K (the band's middle cells, after them) and GRID_MID_K + 1 and up.
  * warm_l2 > 0 (the L2's bytes):
