@@ -13,6 +13,17 @@ m4_define(<@tkm_ukr_header_begin@>, <@#ifndef TK_GEN_UKR_F32_AVX2FMA_H
 #include <immintrin.h>
 #include "tk/internal.h"
 
+/* Keeps a loaded vector of B in a register. Left to itself, GCC 12 folds a tile's B vectors into the
+ * multiply-add of every row as memory operands, MR loads of each where one serves: 2x32 issued 10
+ * loads for its 8 multiply-adds per k step, and the loads set the pace (level 0 on the Zen 4 VM,
+ * 2x32 at 77 GFLOP/s against 97-99 for 3x24; 2 x 64..96 x 64..100 at 0.64-0.66 of libxsmm). The
+ * AVX-512 kernels do the same since session 34. A masked load GCC does not fold. */
+#if defined(__GNUC__)
+#define TKI_KEEP_AVX2FMA(v) __asm__("" : "+x"(v))
+#else
+#define TKI_KEEP_AVX2FMA(v) ((void)0)
+#endif
+
 /* all-ones in the lanes of vector v that hold columns < n */
 static inline TKM_TARGET __m256i tki_mask8_avx2fma(size_t n, size_t first)
 {
@@ -99,10 +110,20 @@ m4_define(<@_tkm_avx2_vregs@>, <@15@>)
 m4_define(<@tkm_ksplit@>, <@8, _tkm_avx2_vregs, 1@>)
 m4_define(<@_tkm_avx2_add@>, <@_mm256_add_ps($1, $2)@>)
 
+m4_dnl # _tkm_avx2_keep: 1 where a tile keeps its plain B vectors in registers (TKI_KEEP_AVX2FMA): tiles
+m4_dnl # of two rows, the ones GCC folded (2x32 ku 2: 56 of its 96 multiply-adds took B from memory;
+m4_dnl # tiles of 3 rows and more kept B in registers by themselves), and only where the sums (every
+m4_dnl # set), B's vectors and the broadcast leave a register of _tkm_avx2_vregs free: kept in a tile
+m4_dnl # that takes all 16, GCC spilled a sum inside the loop instead (4x24 ku 4: 4x96x96 0.84x), and
+m4_dnl # 2x40 ku 2 and 4x24 ku 2 fell to 0.6-0.8 of their level-0 figures. Kept in 3x24, which GCC did
+m4_dnl # not fold, it ran 0.92-0.97x (a schedule moved). docs/microkernel.md, "B in registers on AVX2".
+m4_define(<@_tkm_avx2_keep@>, <@m4_eval(TKM_MR == 2 && tkm_ksets * TKM_MR * TKM_NV + TKM_NV + 1 <= _tkm_avx2_vregs)@>)
 m4_dnl # one k step (TKM_U of the unrolled group, 1 in the tail); the direct form (TKM_DIRECT 1) reads
 m4_dnl # A in place through row pointers at column p + TKM_U - 1 and masks B
 m4_define(<@_tkm_avx2_step@>, <@        {
-tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@            const __m256 b_<@@>TKM_V = m4_ifelse(m4_eval(TKM_MASKB == 1 && TKM_V == TKM_NV - 1), 1, <@_mm256_maskload_ps(b + m4_eval(TKM_V * 8), k_last)@>, <@_mm256_loadu_ps(b + m4_eval(TKM_V * 8))@>);
+tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@            __m256 b_<@@>TKM_V = m4_ifelse(m4_eval(TKM_MASKB == 1 && TKM_V == TKM_NV - 1), 1, <@_mm256_maskload_ps(b + m4_eval(TKM_V * 8), k_last)@>, <@_mm256_loadu_ps(b + m4_eval(TKM_V * 8))@>);
+m4_ifelse(m4_eval(!(TKM_MASKB == 1 && TKM_V == TKM_NV - 1) && _tkm_avx2_keep), 1, <@            TKI_KEEP_AVX2FMA(b_<@@>TKM_V);
+@>)m4_dnl
 @>)m4_dnl
 tkm_prefetch_b(m4_eval(TKM_NV * 8))m4_dnl
 tkm_for(<@TKM_I@>, 0, TKM_MR - 1, <@            {
