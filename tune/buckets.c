@@ -242,6 +242,17 @@ unsigned long long grid_decode_deep_warm(unsigned long long l2)
     return d > grid_hot_depth(l2, GRID_DECODE_WARM_N) ? (unsigned long long)d : 0;
 }
 
+/* A band's tallest row count (`open` for the open band): a large C's shallow side (grid_cells) is
+ * the band's where C at that height and the band's narrowest columns holds GRID_SHALLOW_C floats.
+ * Until session 77 it took the band's smallest corner, and the bands just under it (17..32 x
+ * 1025.., 33..64 x 513..1024, 65..128 x 257..512, 129..256 x 129..256, 257..512 x 65..128,
+ * 513..1024 x 33..64) had one row for every depth, chosen 256 and 2048 deep: packed rows or deep k
+ * blocks, and the pins of 17..32 x 1025.. chosen at depths 64 and more. At depths 4 to 16 those
+ * ran 24x1500x4 at 0.44 of libxsmm and 200x200x8 at 0.58 on the Zen 4 VM (x86-64-v3); the
+ * shallow rows of the band above (6x16 ku 1 kc 16 direct, column tiles inner) ran 1.17-1.95x as
+ * fast on 13 such shapes (bench/results/zen4-avx2-s77-shallow-probe.txt). */
+static double grid_rows_top(range m, double open) { return m.hi != TK_SIZE_INF ? (double)m.hi : open; }
+
 /* A wide B with more than a few rows: read in place while it stays in the cache, packed once it
  * streams from memory (128x4096x4096: 6x64 in place 180 GFLOP/s, 4x96 packed 203-206; at depth 256
  * the in-place tile won, and the cell's one row had to serve both, so the geometric mean over its
@@ -254,17 +265,6 @@ unsigned long long grid_decode_deep_warm(unsigned long long l2)
  * 300x3000x16 1.5x and 64x4096x8 1.25x as fast, 1200x1200x64 1.10x, but 1200x1200x256 0.95x and
  * 1200x1200x1024 0.43x (B's kc x nc panel no longer in L2). Such cells get a shallow side of their
  * own, which the tuner measures at shallow depths with both orders (retune.c). */
-/* A band's tallest row count (`open` for the open band): a large C's shallow side (grid_cells) is
- * the band's where C at that height and the band's narrowest columns holds GRID_SHALLOW_C floats.
- * Until session 77 it took the band's smallest corner, and the bands just under it (17..32 x
- * 1025.., 33..64 x 513..1024, 65..128 x 257..512, 129..256 x 129..256, 257..512 x 65..128,
- * 513..1024 x 33..64) had one row for every depth, chosen 256 and 2048 deep: packed rows or deep k
- * blocks, and the pins of 17..32 x 1025.. chosen at depths 64 and more. At depths 4 to 16 those
- * ran 24x1500x4 at 0.44 of libxsmm and 200x200x8 at 0.58 on the Zen 4 VM (x86-64-v3); the
- * shallow rows of the band above (6x16 ku 1 kc 16 direct, column tiles inner) ran 1.17-1.95x as
- * fast on 13 such shapes (bench/results/zen4-avx2-s77-shallow-probe.txt). */
-static double grid_rows_top(range m, double open) { return m.hi != TK_SIZE_INF ? (double)m.hi : open; }
-
 int grid_cells(grid_cell *cells, int cap, double open, unsigned long long deep_k, unsigned long long deep_m,
                unsigned long long shallow_k, unsigned long long warm_l2)
 {
