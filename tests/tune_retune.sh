@@ -85,8 +85,8 @@ printf '# shapes\ntall 300 4 40\nshort 256 4 40\nwide 300 8 40\n' > "$work/narro
 
 # a run whose budget runs out records the cell it stopped at, and the next run starts there: in its
 # report the first grid cell is unmeasured (-1) and a later one measured. The cut is TKTUNE_TEST_CELLS
-# (40 cells of the grid's 342 points at --max-dim 48; 340 until session 77's shallow sides), not the clock: a 6-10 s budget cut after the probes' compile, which a loaded
-# host stretched past it (session 35: both runs measured nothing); the clock's own cut is checked
+# (40 cells of the grid's 342 points at --max-dim 48), not the clock: a 6-10 s budget cut after the
+# probes' compile, which a loaded host stretched past it (session 35: both runs measured nothing); the clock's own cut is checked
 # with a budget no compile fits
 rl="$work/rot.log"
 for r in 0 1; do

@@ -109,13 +109,25 @@ static range band(const unsigned long long *hi, unsigned i)
 #define FINE_M 16
 #define FINE_N 512
 
+/* A range's top (`open` for an open range): a cell's representative (add_cell), and a band's tallest
+ * row count, where a large C's shallow side (grid_cells) is the band's if C at that height and the
+ * band's narrowest columns holds GRID_SHALLOW_C floats. Until session 77 that rule took the band's
+ * smallest corner, and the bands just under it (17..32 x
+ * 1025.., 33..64 x 513..1024, 65..128 x 257..512, 129..256 x 129..256, 257..512 x 65..128,
+ * 513..1024 x 33..64) had one row for every depth, chosen 256 and 2048 deep: packed rows or deep k
+ * blocks, and the pins of 17..32 x 1025.. chosen at depths 64 and more. At depths 4 to 16 those
+ * ran 24x1500x4 at 0.44 of libxsmm and 200x200x8 at 0.58 on the Zen 4 VM (x86-64-v3); the
+ * shallow rows of the band above (6x16 ku 1 kc 16 direct, column tiles inner) ran 1.17-1.95x as
+ * fast on 13 such shapes (bench/results/zen4-avx2-s77-shallow-probe.txt). */
+static double range_top(range r, double open) { return r.hi != TK_SIZE_INF ? (double)r.hi : open; }
+
 static int add_cell(grid_cell *cells, int cap, int n, range m, range nr, range k, double open, int warm)
 {
     if (n < cap) {
         cells[n].m = m, cells[n].n = nr, cells[n].k = k, cells[n].warm = warm, cells[n].shallow = 0;
         /* representative: the top edge (tile and block fits are tightest there); open: `open` */
-        cells[n].ms = m.hi != TK_SIZE_INF ? (double)m.hi : open;
-        cells[n].ns = nr.hi != TK_SIZE_INF ? (double)nr.hi : open;
+        cells[n].ms = range_top(m, open);
+        cells[n].ns = range_top(nr, open);
     }
     return n + 1;
 }
@@ -242,17 +254,6 @@ unsigned long long grid_decode_deep_warm(unsigned long long l2)
     return d > grid_hot_depth(l2, GRID_DECODE_WARM_N) ? (unsigned long long)d : 0;
 }
 
-/* A band's tallest row count (`open` for the open band): a large C's shallow side (grid_cells) is
- * the band's where C at that height and the band's narrowest columns holds GRID_SHALLOW_C floats.
- * Until session 77 it took the band's smallest corner, and the bands just under it (17..32 x
- * 1025.., 33..64 x 513..1024, 65..128 x 257..512, 129..256 x 129..256, 257..512 x 65..128,
- * 513..1024 x 33..64) had one row for every depth, chosen 256 and 2048 deep: packed rows or deep k
- * blocks, and the pins of 17..32 x 1025.. chosen at depths 64 and more. At depths 4 to 16 those
- * ran 24x1500x4 at 0.44 of libxsmm and 200x200x8 at 0.58 on the Zen 4 VM (x86-64-v3); the
- * shallow rows of the band above (6x16 ku 1 kc 16 direct, column tiles inner) ran 1.17-1.95x as
- * fast on 13 such shapes (bench/results/zen4-avx2-s77-shallow-probe.txt). */
-static double grid_rows_top(range m, double open) { return m.hi != TK_SIZE_INF ? (double)m.hi : open; }
-
 /* A wide B with more than a few rows: read in place while it stays in the cache, packed once it
  * streams from memory (128x4096x4096: 6x64 in place 180 GFLOP/s, 4x96 packed 203-206; at depth 256
  * the in-place tile won, and the cell's one row had to serve both, so the geometric mean over its
@@ -281,7 +282,7 @@ int grid_cells(grid_cell *cells, int cap, double open, unsigned long long deep_k
         int big_c[NN];
         for (unsigned b = 0; b < NN; b++) {
             const range nr = band(n_hi, b);
-            big_c[b] = shallow_k && !(decode && nr.lo > FINE_N) && grid_rows_top(m, open) * (double)nr.lo >= GRID_SHALLOW_C;
+            big_c[b] = shallow_k && !(decode && nr.lo > FINE_N) && range_top(m, open) * (double)nr.lo >= GRID_SHALLOW_C;
         }
         for (unsigned s = 0; s < sizeof sides / sizeof sides[0]; s++)
             for (unsigned b = 0; b < NN; b++)

@@ -332,7 +332,7 @@ static void add_order_twins(point *p)
  * narrow, one to a few column tiles, and there the order of the tiles sets how often A's rows are
  * read (row tiles inner: once per column tile, from L2; column tiles inner: once, from L1) while
  * B's few panels stay in L1 or L2 either way. Its C outgrows the shallow split's threshold only at
- * heights past the grid (grid_cells: 1025.. x 25..32 is 25625 floats at its narrowest corner), so
+ * heights past the grid (grid_cells: 1025.. x 25..32 is 32000 floats at a 1280-row edge), so
  * such a point had no order twins, and 1025.. x 25..32 took order m by hand in session 72
  * (5000x32x32 1.06x, 8000x32x8 1.17-1.20x). An exact shape of that form too. */
 static int few_columns(const point *p, const cand_caps *k)
