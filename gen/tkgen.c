@@ -726,9 +726,13 @@ int main(int argc, char **argv)
     if (!strcmp(cmd, "ukr")) {
         /* the microkernels of an explicit tile list, for the tuner's probes: same templates, same code */
         const isa_desc *d;
-        static tile tl[256], dl[256], ol[256];
+        /* a retune's probe holds every tile any grid point's candidates use: spr's 421 cells with the
+         * prefetch variants came to 261 packed and 258 direct tiles */
+        enum { UKR_MAX_TILES = 1024 };
+        static tile tl[UKR_MAX_TILES], dl[UKR_MAX_TILES], ol[UKR_MAX_TILES];
         int nt = 0, nd = 0, no = 0;
-        char gdir[1100], drvdir[1100], buf[4096];
+        static char buf[UKR_MAX_TILES * 16];
+        char gdir[1100], drvdir[1100];
         if (!isa_name || !out || (!tiles_csv && !direct_csv && !dot_csv)) usage();
         d = load_isa(&p, isa_name, "command line", 0);
         if (!d) return 1;
@@ -736,6 +740,7 @@ int main(int argc, char **argv)
             const char *csv = pass ? direct_csv : tiles_csv;
             if (!csv) continue;
             if (pass && !d->direct) die("ISA %s has no direct form", d->name);
+            if (strlen(csv) >= sizeof buf) die("--%s: the tile list is longer than %zu characters", pass ? "direct" : "tiles", sizeof buf - 1);
             snprintf(buf, sizeof buf, "%s", csv);
             for (char *save = NULL, *it = strtok_r(buf, ",", &save); it; it = strtok_r(NULL, ",", &save)) {
                 unsigned mr, nv, ku, pf = 0;
@@ -746,13 +751,14 @@ int main(int argc, char **argv)
                     die("bad tile '%s' (want MRxNVxKU or MRxNVxKUpPF, NV in vectors, PF as the table's pf column)", it);
                 if (pf && !d->prefetch) die("tile %s: ISA %s has no prefetching kernels", it, d->name);
                 if (tile_vregs(d, mr, nv) > d->vregs) die("tile %s needs more than the %u registers of %s", it, d->vregs, d->name);
+                if ((pass ? nd : nt) == UKR_MAX_TILES) die("more than %d tiles", UKR_MAX_TILES);
                 if (pass) nd = tile_add(dl, nd, mr, d->vla ? nv : nv * d->lanes, ku, pf);
                 else nt = tile_add(tl, nt, mr, d->vla ? nv : nv * d->lanes, ku, pf);
-                if (nt >= 255 || nd >= 255) die("too many tiles");
             }
         }
         if (dot_csv) {
             if (!d->dot) die("ISA %s has no dot form", d->name);
+            if (strlen(dot_csv) >= sizeof buf) die("--dot: the tile list is longer than %zu characters", sizeof buf - 1);
             snprintf(buf, sizeof buf, "%s", dot_csv);
             for (char *save = NULL, *it = strtok_r(buf, ",", &save); it; it = strtok_r(NULL, ",", &save)) {
                 unsigned mr, nb, ku;
@@ -760,8 +766,8 @@ int main(int argc, char **argv)
                 if (sscanf(it, "%ux%ux%u", &mr, &nb, &ku) != 3 || !ku || ku > 16) die("bad dot tile '%s' (want MRxNBxKU)", it);
                 snprintf(tl_s, sizeof tl_s, "%ux%u", mr, nb);
                 if (!parse_dot_tile(tl_s, d, &mr, &nb, why, sizeof why)) die("%s", why);
+                if (no == UKR_MAX_TILES) die("more than %d dot tiles", UKR_MAX_TILES);
                 no = tile_add(ol, no, mr, nb, ku, 0);
-                if (no >= 255) die("too many tiles");
             }
         }
         snprintf(gdir, sizeof gdir, "%s/tk/gen", out);

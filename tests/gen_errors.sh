@@ -47,6 +47,15 @@ tail -n 1 "$root/tuning_tables/x86/x86-64-v4.tkt" >> "$f"
 line=$(grep -n '^row 1..20 132 ' "$f" | cut -d: -f1)
 out=$("$tkgen" check --root "$root" "$f" 2>&1); rc=$?
 case "$rc:$out" in 1:*"$f:$line: more than 448 rows once the direct rows are cut"*) ok ;; *) bad "cut rows past 448: exit $rc: $out" ;; esac
+# `tkgen ukr` takes the tile lists a retune's probe names: more than 255 distinct tiles (spr's 421
+# grid cells came to 261 packed and 258 direct ones) all become kernels; past its limit it says so
+tiles=$(for p in "" p8; do for u in 1 2 4 8 16; do for m in $(seq 1 30); do printf '%sx1x%s%s,' "$m" "$u" "$p"; done; done; done)
+"$tkgen" ukr --root "$root" --isa avx512f --tiles "${tiles%,}" --out "$work/many" > "$work/o" 2>&1 || bad "300 tiles: $(cat "$work/o")"
+n=$(grep '^#define TKI_UKR_LIST_F32_avx512f' "$work/many/tk/gen/ukr_f32_avx512f.h" | grep -o 'X(tki_' | wc -l)
+[ "$n" = 300 ] && ok || bad "300 tiles: the header lists $n kernels"
+tiles=$(for p in "" p8 p16; do for u in $(seq 1 16); do for m in $(seq 1 30); do printf '%sx1x%s%s,' "$m" "$u" "$p"; done; done; done)
+out=$("$tkgen" ukr --root "$root" --isa avx512f --tiles "${tiles%,}" --out "$work/many" 2>&1); rc=$?
+case "$rc:$out" in 1:*"more than 1024 tiles"*) ok ;; *) bad "1440 tiles: exit $rc: $out" ;; esac
 # a registry row naming an ISA with no arch/ directory
 printf 'columns cpu family isa fallback match\ncpu foo generic nosuchisa generic -\ncpu generic generic scalar - any\n' > "$work/root/tuning_tables/registry.tkr"
 out=$("$tkgen" build --root "$work/root" --cpus generic --default generic --out "$work/out" 2>&1); rc=$?
