@@ -141,7 +141,7 @@ int evaluate_run(const profile_opts *po, const char *shapes, const isa_desc *isa
     printf("tktune evaluate %s: %d shapes, %.0f measurements (oracle: %d kernels x their depths), then up to 6 per "
            "shape in %d paired rounds\n", po->cpu, ns, planned, nml, ROUNDS);
     shape_probe sp;
-    if (!shape_probe_build(&sp, po, isa, t, all, nall, 1)) return 1;
+    if (!shape_probe_build(&sp, po, isa, t, all, nall, "full", 1)) return 1;
 
     for (int s = 0; s < ns; s++)
         for (int j = 0; j < ncand[s]; j++) {

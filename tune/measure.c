@@ -243,11 +243,11 @@ unsigned long long shape_cold_bytes(const profile_opts *o, const tkt_table *t)
 }
 
 int shape_probe_build(shape_probe *p, const profile_opts *o, const isa_desc *isa, const tkt_table *t,
-                      const tkt_row *rows, int nrows, int compile)
+                      const tkt_row *rows, int nrows, const char *sub, int compile)
 {
     static char tiles[16384], direct[16384], dot[4096];
     static tkt_table cut;
-    char cmd[40000], gen[1100], src[1100], sym[40], one[64];
+    char cmd[40000], gen[1024], src[1100], sym[40], one[64];
     tiles[0] = direct[0] = dot[0] = 0;
     p->o = o, p->isa = isa, p->t = t, p->cold_bytes = shape_cold_bytes(o, t);
     /* the table's rows as tkgen instantiates them, the cut ones included (tkt_short_rows): the
@@ -266,7 +266,7 @@ int shape_probe_build(shape_probe *p, const profile_opts *o, const isa_desc *isa
             if (!r->packa) add_tile(direct, sizeof direct, one);
         }
     cpu_symbol(t->cpu, sym, sizeof sym);
-    snprintf(gen, sizeof gen, "%s/full", o->work);
+    snprintf(gen, sizeof gen, "%s/%s", o->work, sub);
     /* the framework for the CPU's table, then the kernel header again with every candidate tile */
     snprintf(cmd, sizeof cmd, "'%s' build --root '%s' --cpus %s --default %s --out '%s' && '%s' ukr --root '%s' --isa %s --tiles %.*s%s%.*s%s%.*s --out '%s'",
              o->tkgen, g_root, t->cpu, t->cpu, gen, o->tkgen, g_root, isa->name, (int)strlen(tiles + 1) - 1, tiles + 1,
@@ -276,8 +276,8 @@ int shape_probe_build(shape_probe *p, const profile_opts *o, const isa_desc *isa
         fprintf(stderr, "tktune: generating the shape probe failed (%s)\n", cmd);
         return 0;
     }
-    snprintf(src, sizeof src, "%s/full/probe.c", o->work);
-    snprintf(p->bin, sizeof p->bin, "%s/full/probe", o->work);
+    snprintf(src, sizeof src, "%s/probe.c", gen);
+    snprintf(p->bin, sizeof p->bin, "%s/probe", gen);
     p->exact = 0;
     if (!write_source(src, sym, isa->name, 0, NULL)) {
         fprintf(stderr, "tktune: cannot write %s\n", src);

@@ -48,10 +48,11 @@ typedef struct {
  * table's last-level cache and, when the probes run on this host (no run prefix), the host's. */
 unsigned long long shape_cold_bytes(const profile_opts *o, const tkt_table *t);
 
-/* Generates and compiles the probe; 0 with a message on stderr when that fails. compile 0: all but
- * the compile, whose command is left in p->compile for probes_compile. */
+/* Generates and compiles the probe in the work folder's sub (one generic probe per sub); 0 with a
+ * message on stderr when that fails. compile 0: all but the compile, whose command is left in
+ * p->compile for probes_compile. */
 int shape_probe_build(shape_probe *p, const profile_opts *o, const isa_desc *isa, const tkt_table *t,
-                      const tkt_row *rows, int nrows, int compile);
+                      const tkt_row *rows, int nrows, const char *sub, int compile);
 
 /* A probe of one shape as users get it: a table of one exact-shape row per candidate (and the
  * catch-all), so each candidate runs as its exact-shape instance (docs/tables.md), which the

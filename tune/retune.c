@@ -39,6 +39,8 @@
 
 #define MAXPTS 512
 #define MAXC 40 /* candidates per point: the previous choice, the model's, and their variants */
+#define GEN_CHUNK0 32 /* grid points in a measured run's first generic probe; each next chunk twice the last */
+#define GEN_CHUNKS 16
 #define NOISE 1.03 /* a challenger must beat the previous choice by this factor */
 #define ROUNDS 2   /* rounds of measurements, interleaved over the point's candidates */
 #define KEEP 6     /* candidates measured again after the first round: the fastest and the previous choice */
@@ -994,6 +996,20 @@ static int pinned_at(const tkt_table *t, unsigned long long m, unsigned long lon
     return under_pin(t, rm, rn, rk);
 }
 
+/* The generic probe of the grid points order[from..to) (cells), in the work folder's full (chunk 0,
+ * compiled by the caller with the exact-shape probes) or fullN (compiled here) */
+static int gen_chunk_build(shape_probe *sp, const profile_opts *po, const isa_desc *isa, const tkt_table *t,
+                           const point *cells, const int *order, int from, int to, int chunk)
+{
+    static tkt_row rows[MAXPTS * MAXC];
+    char sub[32];
+    int n = 0;
+    for (int q = from; q < to; q++)
+        for (int j = 0; j < cells[order[q]].nc; j++) rows[n++] = cells[order[q]].cand[j];
+    snprintf(sub, sizeof sub, chunk ? "full%d" : "full", chunk);
+    return shape_probe_build(sp, po, isa, t, rows, n, sub, chunk > 0);
+}
+
 int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, const cand_caps *k,
                const cand_l0 *l0, int n0)
 {
@@ -1240,10 +1256,9 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
             if (same_choice(&p->cand[j], &c)) p->win = j;
         }
         for (int j = 0; j < p->nc; j++) p->score[j] = -1;
-        /* the generic probe holds the kernels of the points this run measures (a measured run with
-         * --rows or --cols measures only theirs; its probe took 5 minutes to compile with every
-         * point's, a third of a 900 s budget) */
-        if (o->estimated || point_in_band(o, p))
+        /* an estimated run checks every point's choice through one generic probe (a measured run
+         * builds its probes in chunks, below) */
+        if (o->estimated)
             for (int j = 0; j < p->nc; j++) all[nall++] = p->cand[j];
     }
     /* the record-log prior: the readings of the runs before this one (not its own: a resumed run
@@ -1274,11 +1289,43 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
      * exact-shape row: its candidates are measured as that row's instance, the code users get, a
      * constant shape with the kernel inlined, not the generic driver); compiled on every core at
      * once before anything is timed. */
-    static shape_probe sp, eps[MAXPTS];
+    /* The exact shapes first, then the grid's cells never measured (fresh_cells), then the others
+     * from where the last completed run's budget ran out, round the grid: cells are in m order, and
+     * starting each run at the first left the large ones (m > 128 on the Zen 4 under load)
+     * unmeasured run after run. A resumed run starts where the interrupted one did. */
+    const int start_cell = ncells > 0 && next_cell > 0 && next_cell < ncells ? next_cell : 0;
+    static int fresh[GRID_MAX], order[GRID_MAX];
+    int cells_done = 0, nord = 0;
+    const int nfresh = fresh_cells(po->log, po->cpu, pts + nexact, ncells, fresh);
+    if (nfresh > 0 && po->progress) fprintf(stderr, "tktune: %d grid cells never measured go first\n", nfresh);
+    /* --rows, --cols: only the cells of those row and column counts, and the run leaves the
+     * rotation where it was */
+    const int some = o->rows.lo > 0 || o->cols.lo > 0 || o->shapes_only;
+    for (int c = 0; c < ncells; c++)
+        if (fresh[c] && point_in_band(o, &pts[nexact + c])) order[nord++] = c;
+    for (int c = 0; c < ncells; c++) {
+        const int at = (c + start_cell) % ncells;
+        if (!fresh[at] && point_in_band(o, &pts[nexact + at])) order[nord++] = at;
+    }
+    /* A measured run's generic probes come in chunks of that order: 32 points, then twice as many
+     * as the chunk before, each compiled when the run reaches it (the budget counts its compile). One
+     * probe of every point's kernels took 5 minutes of -O3 before the first measurement on the spr
+     * host (the 421 cells' candidates named 519 kernels), and the 540 s budget then reached 17
+     * points. A point is measured through one probe: its chunk's. */
+    static shape_probe sp, eps[MAXPTS], gps[GEN_CHUNKS];
     static shape_probe *build[MAXPTS + 1];
-    int first_point = o->estimated ? np : 0, nbuild = 0;
-    if (!shape_probe_build(&sp, po, isa, t, all, nall, 0)) return 1;
-    build[nbuild++] = &sp;
+    static int chunk_end[GEN_CHUNKS];
+    int first_point = o->estimated ? np : 0, nbuild = 0, nchunk = 0, chunk = 0;
+    if (o->estimated) {
+        if (!shape_probe_build(&sp, po, isa, t, all, nall, "full", 0)) return 1;
+        build[nbuild++] = &sp;
+    } else {
+        for (int end = 0, size = GEN_CHUNK0; end < nord; size *= 2) chunk_end[nchunk++] = end = end + size < nord ? end + size : nord;
+        if (nchunk > 0) {
+            if (!gen_chunk_build(&gps[0], po, isa, t, pts + nexact, order, 0, chunk_end[0], 0)) return 1;
+            build[nbuild++] = &gps[0];
+        }
+    }
     for (int i = 0; i < nexact && !o->estimated; i++) {
         if (!exact_in_band(o, &pts[i])) continue; /* not measured in this run */
         if (!exact_probe_build(&eps[i], po, isa, t, pts[i].cand, pts[i].nc, pts[i].sm[0], pts[i].sn[0], pts[i].sk[0], 0))
@@ -1300,24 +1347,6 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
                 if (t >= 0 && p->score[t] <= 0) p->score[t] = p->score[j];
             }
         }
-    }
-    /* The exact shapes first, then the grid's cells never measured (fresh_cells), then the others
-     * from where the last completed run's budget ran out, round the grid: cells are in m order, and
-     * starting each run at the first left the large ones (m > 128 on the Zen 4 under load)
-     * unmeasured run after run. A resumed run starts where the interrupted one did. */
-    const int start_cell = ncells > 0 && next_cell > 0 && next_cell < ncells ? next_cell : 0;
-    static int fresh[GRID_MAX], order[GRID_MAX];
-    int cells_done = 0, nord = 0;
-    const int nfresh = fresh_cells(po->log, po->cpu, pts + nexact, ncells, fresh);
-    if (nfresh > 0 && po->progress) fprintf(stderr, "tktune: %d grid cells never measured go first\n", nfresh);
-    /* --rows, --cols: only the cells of those row and column counts, and the run leaves the
-     * rotation where it was */
-    const int some = o->rows.lo > 0 || o->cols.lo > 0 || o->shapes_only;
-    for (int c = 0; c < ncells; c++)
-        if (fresh[c] && point_in_band(o, &pts[nexact + c])) order[nord++] = c;
-    for (int c = 0; c < ncells; c++) {
-        const int at = (c + start_cell) % ncells;
-        if (!fresh[at] && point_in_band(o, &pts[nexact + at])) order[nord++] = at;
     }
     if (some) { /* the progress bar counts the band's points only */
         planned = 0;
@@ -1343,7 +1372,14 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
         if (test_cells >= 0 && i >= nexact && cells_done >= test_cells) out_of_time = 1;
         double best[MAXC][3];
         int keep[MAXC];
-        const shape_probe *pp = i < nexact ? &eps[i] : &sp;
+        if (q >= nexact && q - nexact >= chunk_end[chunk] && !out_of_time) {
+            /* the next chunk's probe, compiled now (every core: nothing is being timed) */
+            if (!gen_chunk_build(&gps[chunk + 1], po, isa, t, pts + nexact, order, chunk_end[chunk], chunk_end[chunk + 1], chunk + 1))
+                return 1;
+            chunk++;
+            if (tune_now() - t0 > o->budget_s) out_of_time = 1;
+        }
+        const shape_probe *pp = i < nexact ? &eps[i] : &gps[chunk];
         const int noisy0 = shape_noisy();
         memset(best, 0, sizeof best);
         for (int j = 0; j < p->nc; j++) keep[j] = !p->out[j];
@@ -1554,7 +1590,7 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
                     peak > 0 ? 100 * n1 / peak : 0, text, p->noisy ? " (kept: memory busy)" : !p->win ? " (kept)" : p->win == p->inc ? " (cut to its rows)" : "");
             if (!pass && o1 > 0 && n1 > 0) lsum += log(n1 / o1), nsum++, better += p->win != 0;
         }
-        fprintf(f, "* operands cold: A and B rotated through %.0f MiB, a slot further each call\n", (double)sp.cold_bytes / (1 << 20));
+        fprintf(f, "* operands cold: A and B rotated through %.0f MiB, a slot further each call\n", (double)shape_cold_bytes(po, t) / (1 << 20));
         fprintf(f, "geometric mean new/old over %d measured points: %.3f (%d changed; %d challengers that won the rounds lost the paired re-measurement; %d kept because the memory was busy)\n",
                 nsum, nsum ? exp(lsum / nsum) : 0, better, rejected, noisy);
         fprintf(f, "cold runs disturbed by other memory traffic in every try (quiet=no in the log): %d\n", shape_noisy());
