@@ -12,7 +12,7 @@
 #define MAXCPU 64
 #define MAXISA 16
 #define TK_SIZE_INF ((unsigned long long)-1)
-#define TKT_MAX_NOTES 12 /* `note` lines a table holds (four are a retune's own, the rest pinned rows' reasons) */
+#define TKT_MAX_NOTES 16 /* `note` lines a table holds (four are a retune's own, the rest pinned rows' reasons and hand edits') */
 #define TKT_DOT 2 /* tkt_row.packa of a dot-form row */
 /* tkt_row.pf of a kernel that prefetches B along the row it reads, L lines (1..64) ahead, into L2: the
  * table writes it nL, where a plain number is B rows ahead of the k step, into L1. Where a several-row
