@@ -112,6 +112,8 @@ has_points "$work/o14" '^point 4 x ' "dry run at 1408, cell 4 x 1025.." \
 # (the table's rows there set by the test: the committed ones change with retunes)
 awk '$1 == "row" && $2 == "257..512" && $3 == "1..8" { print "row 257..512 1..8 * 6x4 2 0 66 4 512 yes m n dot measured"; next }
   $1 == "row" && $2 == "257..512" && $3 == "17..24" { print "row 257..512 17..24 * 9x48 4 0 576 48 384 no m n no measured"; next }
+  $1 == "row" && $2 ~ /^[34]$|^[234]\.\.[34]$/ && $3 == "97..128" {
+    if (!cut++) print "row 2..4 97..128 * 4x64 4 0 4 64 2048 no n n no measured"; next }
   { print }' "$root/tuning_tables/x86/spr.tkt" > "$work/dot.tkt"
 "$tktune" retune --root "$root" --cpu spr --tkgen "$tkgen" --work "$work/dry3" --log "$work/dry3.log" --table "$work/dot.tkt" \
   --out "$work/dry3.tkt" --max-dim 512 --dry-run > "$work/o15" 2>&1 && ok || bad "spr dry run: $(tail -3 "$work/o15")"
@@ -121,6 +123,12 @@ awk '/^point 257\.\.512 x 1\.\.8 x / { on = 1; next } on && /^point/ { exit }
   on && $0 == "  candidate 6x4 ku2 kc512 mc66 nc8 dot order m" { own++ }
   END { exit !(good >= 2 && !badc && own) }' "$work/o15" && ok ||
   bad "spr dry run, cell 257..512 x 1..8: dot candidates not whole-width in order m: $(grep -A8 '^point 257\.\.512 x 1\.\.8 x' "$work/o15")"
+# a cell of one row count split from a row of several (3 from 2..4) takes as its previous choice
+# the row's tile cut to its rows, as tkgen ran it there (3x64 of 2..4's 4x64), not the whole tile
+# (a retune left the cell unmeasured and wrote 4x64: 3x100x100 ran at 0.79, spr, session 78)
+grep -q '^row 2\.\.4 97\.\.128 \* 4x64 ' "$work/dot.tkt" &&
+  grep -A1 '^point 3 x 97\.\.128 x ' "$work/o15" | grep -q '^  candidate 3x64 ku4 kc2048 mc3 nc64 direct order n$' && ok ||
+  bad "spr dry run, cell 3 x 97..128: the previous choice is not 2..4's 4x64 cut to 3 rows: $(grep -A2 '^point 3 x 97\.\.128 x ' "$work/o15")"
 # a direct candidate one column tile wide (9x48 at 17..24 columns) is also tried in one k block
 # (add_deep_twins: kc 8192); at 257..512 columns (several column tiles) none is
 grep -A8 '^point 257\.\.512 x 17\.\.24 x ' "$work/o15" | grep -q '^  candidate 9x48 ku4 kc384 mc576 nc48 direct order n$' &&

@@ -1207,6 +1207,14 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
         }
         p->rm = cells[i].m, p->rn = cells[i].n, p->rk = cells[i].k;
     }
+    /* The previous choice is the row the previous table runs at the point: where a row's tile is
+     * taller than some of its row counts, tkgen runs those on the tile cut to them (tkt_short_rows).
+     * Taken as written, a cell of one row count split from such a row got the whole tile and kept
+     * a dead row's work: on spr (session 78) the cells 3 and 4 split from 2..4, unmeasured, took
+     * 2..4's 4x64 where m = 3 had run 3x64, and 3x100x100 ran at 0.79. */
+    static tkt_table ran;
+    ran = *t;
+    if (!tkt_short_rows(isa, &ran)) return 1;
     for (int i = 0; i < np; i++) {
         point *p = &pts[i];
         tkt_row best[MAXC - 1];
@@ -1221,7 +1229,7 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
         int first = 0;
         while (first < p->nsh && pinned_at(t, p->sm[first], p->sn[first], p->sk[first])) first++;
         if (first == p->nsh) first = 0;
-        add_cand(p, table_match(t, p->sm[first], p->sn[first], p->sk[first], 1));
+        add_cand(p, table_match(&ran, p->sm[first], p->sn[first], p->sk[first], 1));
         for (int d = 0; d < p->nsh; d++) add_cand(p, table_match(t, p->sm[d], p->sn[d], p->sk[d], 1));
         int want = o->estimated ? 1 : o->topk < MAXC - 1 ? o->topk : MAXC - 1;
         int nb = nml > 0 ? model_best(isa, k, &h, ml, nml, (double)p->sm[0], (double)p->sn[0], ks, nks, p->stream, best, want) : 0;
