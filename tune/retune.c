@@ -1293,10 +1293,6 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
 
     /* 4. measure (estimated: check) */
     t1 = tune_now();
-    /* the generic probe, and the exact-shape probes of the listed shapes (a listed shape becomes an
-     * exact-shape row: its candidates are measured as that row's instance, the code users get, a
-     * constant shape with the kernel inlined, not the generic driver); compiled on every core at
-     * once before anything is timed. */
     /* The exact shapes first, then the grid's cells never measured (fresh_cells), then the others
      * from where the last completed run's budget ran out, round the grid: cells are in m order, and
      * starting each run at the first left the large ones (m > 128 on the Zen 4 under load)
@@ -1319,7 +1315,11 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
      * as the chunk before, each compiled when the run reaches it (the budget counts its compile). One
      * probe of every point's kernels took 5 minutes of -O3 before the first measurement on the spr
      * host (the 421 cells' candidates named 519 kernels), and the 540 s budget then reached 17
-     * points. A point is measured through one probe: its chunk's. */
+     * points. A point is measured through one probe: its chunk's. The first chunk's probe and the
+     * exact-shape probes of the listed shapes (a listed shape becomes an exact-shape row: its
+     * candidates are measured as that row's instance, the code users get, a constant shape with the
+     * kernel inlined, not the generic driver) are compiled on every core at once before anything is
+     * timed. */
     static shape_probe sp, eps[MAXPTS], gps[GEN_CHUNKS];
     static shape_probe *build[MAXPTS + 1];
     static int chunk_end[GEN_CHUNKS];
@@ -1381,7 +1381,7 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
         double best[MAXC][3];
         int keep[MAXC];
         if (q >= nexact && q - nexact >= chunk_end[chunk] && !out_of_time) {
-            /* the next chunk's probe, compiled now (every core: nothing is being timed) */
+            /* the next chunk's probe, compiled now (one compile; nothing is timed meanwhile) */
             if (!gen_chunk_build(&gps[chunk + 1], po, isa, t, pts + nexact, order, chunk_end[chunk], chunk_end[chunk + 1], chunk + 1))
                 return 1;
             chunk++;
