@@ -87,7 +87,7 @@ printf '# shapes\ntall 300 4 40\nshort 256 4 40\nwide 300 8 40\n' > "$work/narro
 
 # a run whose budget runs out records the cell it stopped at, and the next run starts there: in its
 # report the first grid cell is unmeasured (-1) and a later one measured. The cut is TKTUNE_TEST_CELLS
-# (40 cells of the grid's 342 points at --max-dim 48), not the clock: a 6-10 s budget cut after the
+# (40 cells of the grid's 348 points at --max-dim 48), not the clock: a 6-10 s budget cut after the
 # probes' compile, which a loaded host stretched past it (session 35: both runs measured nothing); the clock's own cut is checked
 # with a budget no compile fits
 rl="$work/rot.log"
@@ -101,7 +101,7 @@ next0=$(sed -n 's/^tk-record 1 op=retune cpu=generic run=0 .* next=\([0-9]*\) .*
 cp "$rl" "$work/clock.log"
 budget_s=0.001
 run "$work/clock.log" "$work/clock.tkt" > "$work/oclock" 2>&1 && grep -q "^phases (s):.*(budget ran out)" "$work/oclock" &&
-  grep -q "^tk-record 1 op=retune cpu=generic run=2 result=done points=342 measurements=0 " "$work/clock.log" && ok ||
+  grep -q "^tk-record 1 op=retune cpu=generic run=2 result=done points=348 measurements=0 " "$work/clock.log" && ok ||
   bad "a run past its budget before the first measurement: $(tail -3 "$work/oclock")"
 # an exact shape the budget never reached keeps its row (a cut run dropped them until session 50)
 cp "$rl" "$work/clockx.log"

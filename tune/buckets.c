@@ -124,7 +124,7 @@ static double range_top(range r, double open) { return r.hi != TK_SIZE_INF ? (do
 static int add_cell(grid_cell *cells, int cap, int n, range m, range nr, range k, double open, int warm)
 {
     if (n < cap) {
-        cells[n].m = m, cells[n].n = nr, cells[n].k = k, cells[n].warm = warm, cells[n].shallow = 0;
+        cells[n].m = m, cells[n].n = nr, cells[n].k = k, cells[n].warm = warm, cells[n].shallow = 0, cells[n].narrow = 0;
         /* representative: the top edge (tile and block fits are tightest there); open: `open` */
         cells[n].ms = range_top(m, open);
         cells[n].ns = range_top(nr, open);
@@ -287,9 +287,22 @@ int grid_cells(grid_cell *cells, int cap, double open, unsigned long long deep_k
         for (unsigned s = 0; s < sizeof sides / sizeof sides[0]; s++)
             for (unsigned b = 0; b < NN; b++)
                 if (big_c[b] && sides[s].lo <= sides[s].hi) n = add_side(cells, cap, n, m, band(n_hi, b), sides[s], open);
+        /* A narrow cell of few rows: a tile of one vector a row and at most 4 rows keeps few sums, and
+         * the k blocks that win deep (kc 16: each block's sums a chain of their own, the blocks'
+         * chains overlapping) lose where there are few of them. Measured 256 and 1600 deep with its
+         * small middle 16 deep, such a cell took 2x16, 3x16 or 4x16 kc 16, which ran 2x10x30 at 0.62,
+         * 3x6x30 at 0.65 and 4x6x100 at 0.81 of the rows before, and 2x11x2000 at 1.61, 3x8x2000 at
+         * 1.15 (spr, sessions 78-79). Its depths up to GRID_NARROW_K are a shallow side of their own. */
+        int narrow[NN];
+        for (unsigned b = 0; b < NN; b++) {
+            const range nr = band(n_hi, b), thin_k = {1, GRID_NARROW_K};
+            narrow[b] = shallow_k && !big_c[b] && m.lo >= 2 && m.hi <= GRID_NARROW_M && nr.hi <= GRID_NARROW_N;
+            if (narrow[b]) n = add_side(cells, cap, n, m, nr, thin_k, open);
+            if (narrow[b] && n <= cap) cells[n - 1].narrow = 1;
+        }
         for (unsigned b = 0; b < NN; b++) {
             const range nr = band(n_hi, b);
-            const range rest = {big_c[b] ? mid_k + 1 : 1, TK_SIZE_INF};
+            const range rest = {big_c[b] ? mid_k + 1 : narrow[b] ? GRID_NARROW_K + 1 : 1, TK_SIZE_INF};
             if (decode && nr.lo > FINE_N) continue;
             if (decode && nr.hi == FINE_N) { /* streamed too (retune.c), a band for all its rows */
                 n = add_warm_split(cells, cap, n, m, nr, warm_l2, 1, open);
@@ -301,7 +314,8 @@ int grid_cells(grid_cell *cells, int cap, double open, unsigned long long deep_k
                 n = add_cell(cells, cap, n, m, nr, upper, open, 0);
                 n = add_cell(cells, cap, n, m, nr, deep, open, 0);
             } else {
-                n = add_cell(cells, cap, n, m, nr, big_c[b] ? rest : all, open, 0);
+                n = add_cell(cells, cap, n, m, nr, big_c[b] || narrow[b] ? rest : all, open, 0);
+                if (narrow[b] && n <= cap) cells[n - 1].narrow = 1;
             }
         }
         /* the band's decode cells after its others, row count by row count (merge_grid joins a run

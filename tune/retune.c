@@ -1105,9 +1105,10 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
             hn = top;
         }
         if (deep) k1 = k2 = kb;
-        /* a cell of few depths (a large C's sides up to GRID_MID_K, in both orders; a streamed cell's
-         * shallow side with B in cache): its deepest, and a quarter of that or its shallowest, the
-         * middle between (1..16: 16, 4, 8; 17..32: 32, 17, 23; 33..256: 256, 64, 128) */
+        /* a cell of few depths (a large C's sides up to GRID_MID_K and a narrow cell's up to
+         * GRID_NARROW_K, in both orders; a streamed cell's shallow side with B in cache): its deepest,
+         * and a quarter of that or its shallowest, the middle between (1..16: 16, 4, 8; 17..32: 32,
+         * 17, 23; 33..256 and 1..256: 256, 64, 128) */
         if (cells[i].shallow || warm == 1)
             k1 = (double)cells[i].k.hi, k2 = fmax((double)(cells[i].k.hi / 4), (double)cells[i].k.lo), p->shallow = cells[i].shallow;
         /* the depths past GRID_MID_K: their top corner twice as deep as its */
@@ -1158,6 +1159,7 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
          * 512x11008x4096 that row ran at 0.89 of a packed one (one bench run). The large-B corner is
          * taken STREAM_N wide and deep enough that B is twice the cache (kb); the grid splits only
          * the bands where that shape stays under BIGB_FLOP (about 0.2 s), so every deep cell has it. */
+        if (cells[i].narrow) k2 = 2 * floor(k2 / 2) - 1; /* (odd, as its middle below) */
         p->nsh = 0;
         p->sm[p->nsh] = (unsigned long long)hm, p->sn[p->nsh] = (unsigned long long)hn, p->sk[p->nsh++] = (unsigned long long)k1;
         if (deep) p->sm[p->nsh] = (unsigned long long)hm, p->sn[p->nsh] = STREAM_N, p->sk[p->nsh++] = (unsigned long long)kb, p->bigb = 1;
@@ -1173,7 +1175,14 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
          * which ran 2x120x120 at 0.81x and 2x100x100 at 0.92x the 2x24 it replaced (k past kc: two
          * blocks through the generic driver) while 2x100x300 ran 1.28x. */
         const int small = hm * hn <= SMALL_MN * SMALL_MN && cells[i].k.lo == 1 && cells[i].k.hi == TK_SIZE_INF;
-        const double km = !p->stream && small ? fmax(SMALL_K, fmax(mm, mn)) : sqrt(k1 * k2);
+        double km = !p->stream && small ? fmax(SMALL_K, fmax(mm, mn)) : sqrt(k1 * k2);
+        /* The grid's depths are multiples of 16 (64, 256, 512, 1600): there a row of k blocks of 16
+         * never runs a short last block, which a depth such as 30 or 100 runs in every row tile. The
+         * narrow cell 2 x 9..12 took 2x16 kc 16 at 2x12x32, 2x10x64 and 2x12x128 (38-43 GFLOP/s
+         * against 33-38), which ran 2x10x30 at 0.60 and 2x12x100 at 0.81 of the 2x64 kc 1024 before
+         * it in make bench, twice (session 79). So a narrow cell's shallower corner and middle are
+         * odd depths (63 and 125 for 1..256; 1599 and 903 deeper). */
+        if (cells[i].narrow) km = 2 * floor(km / 2) - 1;
         if (mm != hm || mn != hn)
             p->sm[p->nsh] = (unsigned long long)mm, p->sn[p->nsh] = (unsigned long long)mn, p->sk[p->nsh++] = (unsigned long long)round(km);
         /* A streamed cell's shallow side past GRID_DECODE_WARM_N also holds products whose B fits the
