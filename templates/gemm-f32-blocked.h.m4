@@ -819,18 +819,20 @@ static TKI_NOINLINE TKI_UNUSED TKM_TARGET int tki_gemm_f32_plain_sweeps_<@@>TKM_
     return tki_gemm_f32_sweeps_<@@>TKM_CPU<@@>(cfg, &g, 0, g.m, 0, g.n);
 }
 
-/* An untransposed plain call that one direct tile of row idx covers: validated and run with every
- * argument in a register, the descriptor never in memory. Returns 0, having validated nothing,
- * when the single-tile path cannot take the call: the row's tests run first on the raw arguments,
- * so a larger call pays a few compares before the generic driver validates it. Inside the generic
- * driver the same single tile cost 5x5x5 24.3 ns a call against 13.1 for an exact-shape instance
- * of the same kernel (the driver's descriptor stores and frame; Zen 4, alternating rounds). A call
- * of several tiles goes to the sweeps above where they can take it. */
-static inline TKI_ALWAYS_INLINE TKM_TARGET int tki_gemm_f32_plain_direct_<@@>TKM_CPU<@@>(int idx, size_t m, size_t n,
+/* An untransposed plain call that one direct tile of configuration cfg covers: validated and run
+ * with every argument in a register, the descriptor never in memory. Returns 0, having validated
+ * nothing, when the single-tile path cannot take the call: the configuration's tests run first on
+ * the raw arguments, so a larger call pays a few compares before the generic driver validates it.
+ * Inside the generic driver the same single tile cost 5x5x5 24.3 ns a call against 13.1 for an
+ * exact-shape instance of the same kernel (the driver's descriptor stores and frame; Zen 4,
+ * alternating rounds). A call of several tiles goes to the sweeps above where they can take it.
+ * Its configuration a parameter, not a row index, so that the tuner's probe times a candidate the
+ * way tk_gemm_f32 runs its row (tune/measure.c): through the partition driver alone, 2x16 kc 16
+ * read ahead of 2x64 kc 768 there, and 0.64-0.74x as fast at 2x8x50 and 2x4x100 in make bench. */
+static inline TKI_ALWAYS_INLINE TKM_TARGET int tki_gemm_f32_plain_cfg_<@@>TKM_CPU<@@>(const tki_gemm_cfg *cfg, size_t m, size_t n,
         size_t k, float alpha, const float *a, size_t lda, const float *b, size_t ldb, float beta, float *c, size_t ldc,
         tk_status *st)
 {
-    const tki_gemm_cfg *cfg = &tki_gemm_f32_cfgs_<@@>TKM_CPU[idx];
     const size_t nr = (size_t)cfg->nv * (tkm_vl_f32);
     tk_gemm_desc d;
     tki_gemm_args g;
@@ -847,6 +849,24 @@ static inline TKI_ALWAYS_INLINE TKM_TARGET int tki_gemm_f32_plain_direct_<@@>TKM
     *st = tki_gemm_check(&d, &g, &nothing);
     if (*st != TK_OK || nothing) return 1;
     return tki_gemm_f32_tile1_<@@>TKM_CPU<@@>(cfg, &g, 0, g.m, 0, g.n);
+}
+
+/* tki_gemm_f32_plain_cfg out of line, as the plain entry reaches it (through plain_slow): the probe's
+ * way in, from code compiled without this CPU's target attributes */
+static TKI_NOINLINE TKI_UNUSED TKM_TARGET int tki_gemm_f32_plain_cfg_call_<@@>TKM_CPU<@@>(const tki_gemm_cfg *cfg, size_t m,
+        size_t n, size_t k, float alpha, const float *a, size_t lda, const float *b, size_t ldb, float beta, float *c,
+        size_t ldc, tk_status *st)
+{
+    return tki_gemm_f32_plain_cfg_<@@>TKM_CPU<@@>(cfg, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, st);
+}
+
+/* tki_gemm_f32_plain_cfg for row idx of the table */
+static inline TKI_ALWAYS_INLINE TKM_TARGET int tki_gemm_f32_plain_direct_<@@>TKM_CPU<@@>(int idx, size_t m, size_t n,
+        size_t k, float alpha, const float *a, size_t lda, const float *b, size_t ldb, float beta, float *c, size_t ldc,
+        tk_status *st)
+{
+    return tki_gemm_f32_plain_cfg_<@@>TKM_CPU<@@>(&tki_gemm_f32_cfgs_<@@>TKM_CPU[idx], m, n, k, alpha, a, lda, b, ldb,
+                                                  beta, c, ldc, st);
 }
 
 /* The plain entry's way for what no exact-shape instance takes (idx: the row, where the caller

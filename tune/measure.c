@@ -90,10 +90,15 @@ static int write_source(const char *path, const char *sym, const char *isa, int 
         fprintf(f, "    default: return TK_ERR_NULL; /* no such row */\n    }\n}\n"
                    "#define RUN() do { if (plain(row, &d) != TK_OK) return 6; } while (0)\n");
     } else
-        fprintf(f, "#define RUN() tki_gemm_f32_part_%s(&cfg, &ga, 0, 1, ws, wsf)\n"
+        /* the configuration as tk_gemm_f32 runs a row of it: a call that one direct tile (or the
+         * sweeps) covers takes the plain entry's single-tile path, anything else the partition
+         * driver. Until session 79 every call went through the driver, which cost the one-block rows
+         * of small products their advantage: 2 x 1..8 took 2x16 kc 16 over 2x64 kc 768 (+6% here),
+         * which read 2x8x50 at 0.64-0.71 of it in make bench. */
+        fprintf(f, "#define RUN() do { tk_status st_; if (!tki_gemm_f32_plain_cfg_call_%s(&cfg, ga.m, ga.n, ga.k, 1.0f, ga.a, ga.lda, ga.b, ga.ldb, 0.0f, ga.c, ga.ldc, &st_)) tki_gemm_f32_part_%s(&cfg, &ga, 0, 1, ws, wsf); } while (0)\n"
                    "static tki_ukr_fn find(const entry *e, unsigned mr, unsigned nv, unsigned ku, unsigned pf) {\n"
                    "    const entry *x = find_entry(e, mr, nv, ku, pf);\n"
-                   "    return x ? x->f : 0;\n}\n", sym);
+                   "    return x ? x->f : 0;\n}\n", sym, sym);
     fprintf(f,
             /* the cold arena and the bandwidth buffer (64 MiB and more) come mapped and faulted in at
              * once: faulting 256 MiB page by page on first write took about a quarter of a cold
