@@ -124,6 +124,9 @@ int main(void)
         const unsigned long long want_lo = split && k > deep_k ? deep_k + 1 : lo,
                                  want_hi = big_c && k <= shallow_k / 2 ? shallow_k / 2 : big_c && k <= shallow_k ? shallow_k : big_c && k <= GRID_MID_K ? GRID_MID_K : narrow && k <= GRID_NARROW_K ? GRID_NARROW_K : split && k <= deep_k ? deep_k
                                            : warm_k && k <= warm_k ? warm_k : dw && k <= dw ? dw : TK_SIZE_INF;
+        /* both sides of a narrow cell are marked (odd depths, retune.c), its shallow one as such */
+        TKT_CHECK(cells[at].narrow == narrow && (!narrow || cells[at].shallow == (k <= GRID_NARROW_K)),
+                  "%llux%llux%llu: narrow %d, shallow %d", m, n, k, cells[at].narrow, cells[at].shallow);
         TKT_CHECK(cells[at].k.lo == want_lo && cells[at].k.hi == want_hi,
                   "%llux%llux%llu lies in a cell of depths %llu..%llu, not %llu..%llu", m, n, k, cells[at].k.lo,
                   cells[at].k.hi, want_lo, want_hi);
