@@ -270,7 +270,7 @@ int grid_cells(grid_cell *cells, int cap, double open, unsigned long long deep_k
                unsigned long long shallow_k, unsigned long long warm_l2)
 {
     /* a large C's shallow depths are two cells, 1..shallow_k / 2 and the rest up to shallow_k */
-    const range all = {1, TK_SIZE_INF}, thin = {1, shallow_k / 2}, shallow = {shallow_k / 2 + 1, shallow_k};
+    const range thin = {1, shallow_k / 2}, shallow = {shallow_k / 2 + 1, shallow_k};
     /* the depths past shallow_k up to GRID_MID_K: a cell of their own where shallow_k is below it */
     const unsigned long long mid_k = shallow_k < GRID_MID_K ? GRID_MID_K : shallow_k;
     const range mid = {shallow_k + 1, mid_k};
@@ -314,7 +314,7 @@ int grid_cells(grid_cell *cells, int cap, double open, unsigned long long deep_k
                 n = add_cell(cells, cap, n, m, nr, upper, open, 0);
                 n = add_cell(cells, cap, n, m, nr, deep, open, 0);
             } else {
-                n = add_cell(cells, cap, n, m, nr, big_c[b] || narrow[b] ? rest : all, open, 0);
+                n = add_cell(cells, cap, n, m, nr, rest, open, 0); /* (every depth where neither splits it) */
                 if (narrow[b] && n <= cap) cells[n - 1].narrow = 1;
             }
         }

@@ -110,6 +110,9 @@ void retune_lock(const char *log)
         die("%s: another tktune run is using this record log (one run per CPU at a time)", log);
 }
 
+/* the odd depth just under x (x itself minus one where x is even): a narrow cell's depths (retune_run) */
+static double odd_below(double x) { return 2 * floor(x / 2) - 1; }
+
 /* The depth (a multiple of 256) at which a B `width` floats wide is twice the last-level cache: a
  * weight matrix that streams from memory rather than one the cache keeps. */
 static double depth_past_llc(const cand_caps *k, double width)
@@ -1159,7 +1162,7 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
          * 512x11008x4096 that row ran at 0.89 of a packed one (one bench run). The large-B corner is
          * taken STREAM_N wide and deep enough that B is twice the cache (kb); the grid splits only
          * the bands where that shape stays under BIGB_FLOP (about 0.2 s), so every deep cell has it. */
-        if (cells[i].narrow) k2 = 2 * floor(k2 / 2) - 1; /* (odd, as its middle below) */
+        if (cells[i].narrow) k2 = odd_below(k2); /* (odd, as its middle below) */
         p->nsh = 0;
         p->sm[p->nsh] = (unsigned long long)hm, p->sn[p->nsh] = (unsigned long long)hn, p->sk[p->nsh++] = (unsigned long long)k1;
         if (deep) p->sm[p->nsh] = (unsigned long long)hm, p->sn[p->nsh] = STREAM_N, p->sk[p->nsh++] = (unsigned long long)kb, p->bigb = 1;
@@ -1183,7 +1186,7 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
          * it in make bench, twice (session 79). So a narrow cell's shallower corner and middle are
          * odd depths (63 and 125 for 1..256; 1599 and 903 deeper). (The larger part of that miss
          * was the probe's path, found after: every call through the partition driver, measure.c.) */
-        if (cells[i].narrow) km = 2 * floor(km / 2) - 1;
+        if (cells[i].narrow) km = odd_below(km);
         if (mm != hm || mn != hn)
             p->sm[p->nsh] = (unsigned long long)mm, p->sn[p->nsh] = (unsigned long long)mn, p->sk[p->nsh++] = (unsigned long long)round(km);
         /* A streamed cell's shallow side past GRID_DECODE_WARM_N also holds products whose B fits the
