@@ -128,6 +128,9 @@ tkgen=$real
 awk '$1 == "row" && $2 == "*" && !p { print "row 5..6 1..3 * 4x4 1 8 4 16 yes n n pinned yes"; p = 1 }
   { print } $1 == "note" && !q { print "note pinned: 5..6 x 1..3 by hand, for the test"; q = 1 }' \
   "$root/tuning_tables/generic/generic.tkt" > "$work/pin.tkt"
+# (this and the pinned cells' runs below start from a copy of the first runs' log: the machine
+# and level 0 are in it, 13 s a run on a fresh one)
+cp "$log" "$work/pin.log"
 "$tktune" retune --root "$root" --cpu generic --tkgen "$tkgen" --work "$work/w" --log "$work/pin.log" --out "$work/pinout.tkt" \
   --budget 2 --top 1 --max-dim 48 --timeout 5 --shapes "$work/shapes" --budget-s "$budget_s" --table "$work/pin.tkt" \
   > "$work/opin" 2>&1 && "$tkgen" check --root "$root" "$work/pinout.tkt" > "$work/opin2" 2>&1 &&
@@ -179,6 +182,7 @@ grep -q "^tk-record 1 op=retune cpu=generic .* shapes-only=1 " "$rl" && ok ||
 # the tuner's decisions; the pin's are not its previous row (they were written there, sessions 59-60)
 awk '$1 == "row" && !p && $2 != 7 { print "row 9..12 1..8 * 4x4 1 0 4 8 16 yes n n yes pinned"; p = 1 }
   { print } $1 == "note" && !q { print "note pinned: 9..12 x 1..8 by hand, for the test"; q = 1 }' "$out" > "$work/pincell.tkt"
+cp "$log" "$work/pincell.log"
 "$tktune" retune --root "$root" --cpu generic --tkgen "$tkgen" --work "$work/w" --log "$work/pincell.log" --out "$work/pincellout.tkt" \
   --budget 2 --top 1 --max-dim 48 --timeout 5 --shapes "$work/shapes" --sample-ms 0.5 --rows 5..6 --cols 1..8 \
   --table "$work/pincell.tkt" > "$work/opincell" 2>&1 || bad "retune of a table with a pinned cell failed: $(tail -3 "$work/opincell")"
@@ -215,6 +219,7 @@ awk -v r="$split_row" '$1 == "row" && !p && $2 != 7 { print "row 12 1..8 * 4x4 1
     print "row 9..11 1..8 * " r " measured"; p = 1 }
   { print } $1 == "note" && !q { print "note pinned: 12 x 1..8 by hand, for the test"; q = 1 }' "$out" > "$work/pinsplit.tkt"
 decisions() { echo $(beneath "$1"); } # beneath's, single-spaced
+cp "$log" "$work/pinsplit.log"
 "$tktune" retune --root "$root" --cpu generic --tkgen "$tkgen" --work "$work/w" --log "$work/pinsplit.log" --out "$work/pinsplitout.tkt" \
   --budget 2 --top 1 --max-dim 48 --timeout 5 --shapes "$work/shapes" --sample-ms 0.5 --rows 5..6 --cols 1..8 \
   --table "$work/pinsplit.tkt" > "$work/opinsplit" 2>&1 && "$tkgen" check --root "$root" "$work/pinsplitout.tkt" > "$work/opinsplit2" 2>&1 &&
