@@ -555,7 +555,7 @@ m4_dnl # turn a call away, so it is declared first; tkm_gemm_exact_begin comes r
 m4_define(<@tkm_gemm_exact_begin@>, <@m4_dnl
 static TKI_NOINLINE TKI_UNUSED TKM_TARGET tk_status tki_gemm_f32_plain_generic_<@@>TKM_CPU<@@>(tk_trans transa, tk_trans transb,
         size_t m, size_t n, size_t k, float alpha, const float *a, size_t lda, const float *b, size_t ldb, float beta,
-        float *c, size_t ldc, int idx);
+        float *c, size_t ldc, const tki_gemm_cfg *cfg, int idx);
 @>)
 m4_define(<@TKM_EXACT_CASES@>, <@@>)
 m4_define(<@TKM_EXACTNN_FIRST@>, <@@>)
@@ -581,7 +581,7 @@ m4_define(<@_tkm_exactnn_body@>, <@m4_dnl
     tki_gemm_desc_plain(&d, TK_NO_TRANS, TK_NO_TRANS, $2, $3, $4, alpha, a, $5, b, $6, beta, c, $7);
     if (tki_gemm_f32_exact_body_<@@>TKM_CPU<@@>_$1(&d, &st)) return st;
     return tki_gemm_f32_plain_generic_<@@>TKM_CPU<@@>(TK_NO_TRANS, TK_NO_TRANS, $2, $3, $4, alpha, a, $5, b, $6, beta, c,
-                                                  $7, $1);
+                                                  $7, &tki_gemm_f32_cfgs_<@@>TKM_CPU[$1], $1);
 @>)
 m4_dnl # _tkm_exact_inline_k: the deepest exact row whose tiles inline their microkernel. Inlined, a
 m4_dnl # kernel saves its call and takes the instance's constant leading dimensions (no row pointers,
@@ -738,28 +738,27 @@ TKM_EXACT_CASES<@@>    default: return 0;
 m4_define(<@tkm_gemm_entry@>, <@m4_dnl
 
 
-/* Everything but the exact-shape instances: validate, then compute; C is untouched on error. idx is
+/* Everything but the exact-shape instances: validate, then compute; C is untouched on error. cfg is
  * the row of d's shape, from the caller, which needed it for the exact rows: the tree is walked once
- * per call (a second walk cost a few ns, on calls of 15-80 ns). With alpha == 0 the check zeroes k,
+ * per call (a second walk cost a few ns, on calls of 15-80 ns); or the tuner's candidate. With alpha == 0 the check zeroes k,
  * and the row of the real k still serves: k == 0 only scales C. It carries the CPU's target
  * attributes, so that the single-tile path inlines into it and the plain entry's slow path (also
  * compiled for the CPU), which inlines it in turn, keeps the descriptor it builds and the checked
  * arguments in registers: with the single-tile path out of line both lay in memory, about 40
  * stores and loads a call (5x5x5 23.2 -> 20.6 ns, 10x10x10 47.0 -> 43.6 ns on the Zen 4). */
-static inline TKI_UNUSED TKM_TARGET tk_status tki_gemm_f32_generic_<@@>TKM_CPU<@@>(const tk_gemm_desc *d, int idx)
+static inline TKI_UNUSED TKM_TARGET tk_status tki_gemm_f32_generic_<@@>TKM_CPU<@@>(const tk_gemm_desc *d,
+                                                                                 const tki_gemm_cfg *cfg)
 {
     tki_gemm_args g, gp;
     int nothing;
     float *ws = NULL; /* set by tki_gemm_f32_ws_pick before the blocked loops run */
     size_t ws_floats = 0;
-    const tki_gemm_cfg *cfg;
     tk_status st;
     /* here, not only in tki_gemm_check: gcc 12 at -O1 (aarch64) otherwise sees a path on which g is
      * never filled, and warns that it may be used uninitialized */
     if (!d) return TK_ERR_NULL;
     st = tki_gemm_check(d, &g, &nothing);
     if (st != TK_OK || nothing) return st;
-    cfg = &tki_gemm_f32_cfgs_<@@>TKM_CPU[idx];
     /* A caller's workspace is checked first, whatever runs. Without one, a call that one direct
      * tile covers (operands in place) needs none and runs before the static buffer is looked at. */
     if (d->workspace && (st = tki_gemm_f32_ws_pick_<@@>TKM_CPU<@@>(cfg, d, &g, &ws, &ws_floats)) != TK_OK) return st;
@@ -780,23 +779,23 @@ static inline TKI_UNUSED tk_status tki_gemm_f32_ex_<@@>TKM_CPU<@@>(const tk_gemm
     if (!d) return TK_ERR_NULL;
     idx = tki_gemm_f32_select_<@@>TKM_CPU<@@>(d->m, d->n, d->k);
     if (d->nparts <= 1 && tki_gemm_f32_exact_<@@>TKM_CPU<@@>(idx, d, &st)) return st;
-    return tki_gemm_f32_generic_<@@>TKM_CPU<@@>(d, idx);
+    return tki_gemm_f32_generic_<@@>TKM_CPU<@@>(d, &tki_gemm_f32_cfgs_<@@>TKM_CPU[idx]);
 }
 
 /* The plain entry's way for what neither an exact-shape instance nor the single-tile path below
  * takes: a transposed call (the descriptor instance of an exact row handles transposes), a call of
  * more than one tile, an exact row's call turned away. Out of line: its descriptor lives in memory
  * (the blocked loops take its address) and its frame is large, which the small calls that stop
- * before it must not pay for. */
+ * before it must not pay for. cfg: row idx's configuration (or the tuner's candidate, idx -1). */
 static TKI_NOINLINE TKI_UNUSED TKM_TARGET tk_status tki_gemm_f32_plain_generic_<@@>TKM_CPU<@@>(tk_trans transa, tk_trans transb,
         size_t m, size_t n, size_t k, float alpha, const float *a, size_t lda, const float *b, size_t ldb, float beta,
-        float *c, size_t ldc, int idx)
+        float *c, size_t ldc, const tki_gemm_cfg *cfg, int idx)
 {
     tk_gemm_desc d;
     tk_status st;
     tki_gemm_desc_plain(&d, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
     if (!(transa == TK_NO_TRANS && transb == TK_NO_TRANS) && tki_gemm_f32_exact_<@@>TKM_CPU<@@>(idx, &d, &st)) return st;
-    return tki_gemm_f32_generic_<@@>TKM_CPU<@@>(&d, idx);
+    return tki_gemm_f32_generic_<@@>TKM_CPU<@@>(&d, cfg);
 }
 
 /* An untransposed plain call of several tiles that the sweeps run one after another (one column
@@ -851,26 +850,25 @@ static inline TKI_ALWAYS_INLINE TKM_TARGET int tki_gemm_f32_plain_cfg_<@@>TKM_CP
     return tki_gemm_f32_tile1_<@@>TKM_CPU<@@>(cfg, &g, 0, g.m, 0, g.n);
 }
 
-/* tki_gemm_f32_plain_cfg out of line, as the plain entry reaches it (through plain_slow): the probe's
- * way in, from code compiled without this CPU's target attributes */
-static TKI_NOINLINE TKI_UNUSED TKM_TARGET int tki_gemm_f32_plain_cfg_call_<@@>TKM_CPU<@@>(const tki_gemm_cfg *cfg, size_t m,
-        size_t n, size_t k, float alpha, const float *a, size_t lda, const float *b, size_t ldb, float beta, float *c,
-        size_t ldc, tk_status *st)
+/* An untransposed plain call run with configuration cfg the way the plain entry runs a row (plain_slow
+ * below, then plain_generic): the single-tile path or the sweeps, else the generic driver with its
+ * checks, descriptor and workspace (the static buffer). The tuner's probe's way in, out of line,
+ * from code compiled without this CPU's target attributes. Until session 80 the probe ran what the
+ * single tile and the sweeps turn away through the partition alone, without the generic driver's
+ * cost, and so overrated k blocks shorter than k at small products: 4 x 9..12 x 1..64 took 4x16
+ * kc 16, which ran 4x11x20 at 0.62 and 4x12x40 at 0.77 of the 4x64 kc 1024 before it (spr). */
+static TKI_NOINLINE TKI_UNUSED TKM_TARGET tk_status tki_gemm_f32_plain_cfg_call_<@@>TKM_CPU<@@>(const tki_gemm_cfg *cfg,
+        size_t m, size_t n, size_t k, float alpha, const float *a, size_t lda, const float *b, size_t ldb, float beta,
+        float *c, size_t ldc)
 {
-    return tki_gemm_f32_plain_cfg_<@@>TKM_CPU<@@>(cfg, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, st);
-}
-
-/* tki_gemm_f32_plain_cfg for row idx of the table */
-static inline TKI_ALWAYS_INLINE TKM_TARGET int tki_gemm_f32_plain_direct_<@@>TKM_CPU<@@>(int idx, size_t m, size_t n,
-        size_t k, float alpha, const float *a, size_t lda, const float *b, size_t ldb, float beta, float *c, size_t ldc,
-        tk_status *st)
-{
-    return tki_gemm_f32_plain_cfg_<@@>TKM_CPU<@@>(&tki_gemm_f32_cfgs_<@@>TKM_CPU[idx], m, n, k, alpha, a, lda, b, ldb,
-                                                  beta, c, ldc, st);
+    tk_status st;
+    if (tki_gemm_f32_plain_cfg_<@@>TKM_CPU<@@>(cfg, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, &st)) return st;
+    return tki_gemm_f32_plain_generic_<@@>TKM_CPU<@@>(TK_NO_TRANS, TK_NO_TRANS, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc,
+                                                  cfg, -1);
 }
 
 /* The plain entry's way for what no exact-shape instance takes (idx: the row, where the caller
- * knows it; -1: find it here): the single-tile path or the sweeps (plain_direct), else the generic
+ * knows it; -1: find it here): the single-tile path or the sweeps (plain_cfg), else the generic
  * driver out of line. Compiled for the CPU (its target attributes), so that they inline here. */
 static TKI_NOINLINE TKI_UNUSED TKM_TARGET tk_status tki_gemm_f32_plain_slow_<@@>TKM_CPU<@@>(tk_trans transa, tk_trans transb,
         size_t m, size_t n, size_t k, float alpha, const float *a, size_t lda, const float *b, size_t ldb, float beta,
@@ -882,9 +880,11 @@ static TKI_NOINLINE TKI_UNUSED TKM_TARGET tk_status tki_gemm_f32_plain_slow_<@@>
         idx = transa == TK_NO_TRANS && transb == TK_NO_TRANS ? tki_gemm_f32_select_general_<@@>TKM_CPU<@@>(m, n, k)
                                                              : tki_gemm_f32_select_<@@>TKM_CPU<@@>(m, n, k);
     if (transa == TK_NO_TRANS && transb == TK_NO_TRANS &&
-        tki_gemm_f32_plain_direct_<@@>TKM_CPU<@@>(idx, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, &st))
+        tki_gemm_f32_plain_cfg_<@@>TKM_CPU<@@>(&tki_gemm_f32_cfgs_<@@>TKM_CPU[idx], m, n, k, alpha, a, lda, b, ldb, beta, c,
+                                           ldc, &st))
         return st;
-    return tki_gemm_f32_plain_generic_<@@>TKM_CPU<@@>(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, idx);
+    return tki_gemm_f32_plain_generic_<@@>TKM_CPU<@@>(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc,
+                                                  &tki_gemm_f32_cfgs_<@@>TKM_CPU[idx], idx);
 }
 
 /* The plain entry (tk_gemm_f32): an untransposed call whose shape has an exact-shape row goes to

@@ -1,6 +1,6 @@
 /* The retune's shape grid (tune/buckets.c): its cells cover every (m, n, k) exactly once, decode
  * shapes (m <= 16, n > 512) have a cell of their own row count, the wide cells of 17..deep_m rows are
- * split in depth at deep_k (and only those), cells of a large C at shallow_k and GRID_MID_K, narrow cells of few rows at GRID_NARROW_K, streamed cells where B leaves half of L2 (a finite band's again where A, B and C at its middle width leave it), and merging the cells' winners into table rows loses no
+ * split in depth at deep_k (and only those), cells of a large C at shallow_k and GRID_MID_K, narrow cells of few rows at GRID_NARROW_K0 and GRID_NARROW_K, streamed cells where B leaves half of L2 (a finite band's again where A, B and C at its middle width leave it), and merging the cells' winners into table rows loses no
  * cell's choice: a shape's first matching row makes its cell's decision. same_code tells configurations
  * that run the same code on a shape (blocks it cuts away aside) from those that do not. */
 #include "../tune/buckets.h"
@@ -58,9 +58,10 @@ int main(void)
      * cell's narrowest columns: 17..32 x 1025.., 33..64 x 513.., 65..128 x 257.., 129..256 x 129..,
      * 257..512 x 65.., 513..1024 x 33.., 1025.. x 17.. and every wider cell of those bands: 32, each
      * with two shallow sides (1..16, 17..32) and a middle one */
-    /* ... and the narrow cells of 2, 3 and 4 rows (1..8 and 9..12 columns) one, up to GRID_NARROW_K */
-    TKT_CHECK(with_shallow == split_only + 96 + 6,
-              "%d cells with a shallow side, %d without: 32 cells should have three more, 6 narrow ones one", with_shallow,
+    /* ... and the narrow cells of 2, 3 and 4 rows (1..8 and 9..12 columns) two, up to GRID_NARROW_K0
+     * and GRID_NARROW_K */
+    TKT_CHECK(with_shallow == split_only + 96 + 12,
+              "%d cells with a shallow side, %d without: 32 cells should have three more, 6 narrow ones two", with_shallow,
               split_only);
     /* 16 row counts, each with a decode cell 513..1024 wide (split in depth: one more) and one open
      * (split in depth, its shallow side in n twice, at 4096 and 8192: three more); the 257..512 cells
@@ -118,11 +119,11 @@ int main(void)
         /* (a decode cell's C is never large: 16 rows, however wide) */
         const double rows_top = cells[at].m.hi == TK_SIZE_INF ? 2048.0 : (double)cells[at].m.hi;
         const int big_c = !decode && rows_top * (double)cells[at].n.lo >= GRID_SHALLOW_C;
-        /* a narrow cell of 2 to 4 rows splits at GRID_NARROW_K */
+        /* a narrow cell of 2 to 4 rows splits at GRID_NARROW_K0 and GRID_NARROW_K */
         const int narrow = m >= 2 && m <= GRID_NARROW_M && n <= GRID_NARROW_N;
-        const unsigned long long lo = big_c && k > GRID_MID_K ? GRID_MID_K + 1 : big_c && k > shallow_k ? shallow_k + 1 : big_c && k > shallow_k / 2 ? shallow_k / 2 + 1 : warm_k && k > warm_k ? (dw && k > dw ? dw + 1 : warm_k + 1) : narrow && k > GRID_NARROW_K ? GRID_NARROW_K + 1 : 1;
+        const unsigned long long lo = big_c && k > GRID_MID_K ? GRID_MID_K + 1 : big_c && k > shallow_k ? shallow_k + 1 : big_c && k > shallow_k / 2 ? shallow_k / 2 + 1 : warm_k && k > warm_k ? (dw && k > dw ? dw + 1 : warm_k + 1) : narrow && k > GRID_NARROW_K ? GRID_NARROW_K + 1 : narrow && k > GRID_NARROW_K0 ? GRID_NARROW_K0 + 1 : 1;
         const unsigned long long want_lo = split && k > deep_k ? deep_k + 1 : lo,
-                                 want_hi = big_c && k <= shallow_k / 2 ? shallow_k / 2 : big_c && k <= shallow_k ? shallow_k : big_c && k <= GRID_MID_K ? GRID_MID_K : narrow && k <= GRID_NARROW_K ? GRID_NARROW_K : split && k <= deep_k ? deep_k
+                                 want_hi = big_c && k <= shallow_k / 2 ? shallow_k / 2 : big_c && k <= shallow_k ? shallow_k : big_c && k <= GRID_MID_K ? GRID_MID_K : narrow && k <= GRID_NARROW_K0 ? GRID_NARROW_K0 : narrow && k <= GRID_NARROW_K ? GRID_NARROW_K : split && k <= deep_k ? deep_k
                                            : warm_k && k <= warm_k ? warm_k : dw && k <= dw ? dw : TK_SIZE_INF;
         /* both sides of a narrow cell are marked (odd depths, retune.c), its shallow one as such */
         TKT_CHECK(cells[at].narrow == narrow && (!narrow || cells[at].shallow == (k <= GRID_NARROW_K)),

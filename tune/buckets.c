@@ -292,14 +292,21 @@ int grid_cells(grid_cell *cells, int cap, double open, unsigned long long deep_k
          * chains overlapping) lose where there are few of them. Measured 256 and 1600 deep with its
          * small middle 16 deep, such a cell took 2x16, 3x16 or 4x16 kc 16, which ran 2x10x30 at 0.62,
          * 3x6x30 at 0.65 and 4x6x100 at 0.81 of the rows before, and 2x11x2000 at 1.61, 3x8x2000 at
-         * 1.15 (spr, sessions 78-79). Its depths up to GRID_NARROW_K are a shallow side of their own. */
+         * 1.15 (spr, sessions 78-79). Its depths up to GRID_NARROW_K are a shallow side of their own,
+         * and the first GRID_NARROW_K0 of them another: kc 16 still won at 256 and lost below about
+         * 64, and the cell 4 x 9..12 x 1..256 took 4x32 kc 16 there (+2% at its depths 256, 63 and
+         * 125), which ran 4x12x40 at 0.75 of the 4x64 kc 1024 before it (spr, session 79). */
         int narrow[NN];
-        for (unsigned b = 0; b < NN; b++) {
-            const range nr = band(n_hi, b), thin_k = {1, GRID_NARROW_K};
-            narrow[b] = shallow_k && !big_c[b] && m.lo >= 2 && m.hi <= GRID_NARROW_M && nr.hi <= GRID_NARROW_N;
-            if (narrow[b]) n = add_side(cells, cap, n, m, nr, thin_k, open);
-            if (narrow[b] && n <= cap) cells[n - 1].narrow = 1;
-        }
+        const range thin_k[2] = {{1, GRID_NARROW_K0}, {GRID_NARROW_K0 + 1, GRID_NARROW_K}};
+        for (unsigned b = 0; b < NN; b++)
+            narrow[b] = shallow_k && !big_c[b] && m.lo >= 2 && m.hi <= GRID_NARROW_M && band(n_hi, b).hi <= GRID_NARROW_N;
+        /* (a side's cells of every width together, so that merge_grid joins those of one choice) */
+        for (unsigned s = 0; s < 2; s++)
+            for (unsigned b = 0; b < NN; b++)
+                if (narrow[b]) {
+                    n = add_side(cells, cap, n, m, band(n_hi, b), thin_k[s], open);
+                    if (n <= cap) cells[n - 1].narrow = 1;
+                }
         for (unsigned b = 0; b < NN; b++) {
             const range nr = band(n_hi, b);
             const range rest = {big_c[b] ? mid_k + 1 : narrow[b] ? GRID_NARROW_K + 1 : 1, TK_SIZE_INF};

@@ -24,7 +24,7 @@ typedef struct {
     range m, n, k;
     double ms, ns;
     int warm; /* a streamed cell's shallow side (add_warm_split): 1 measured with B in cache, 2 streamed; 0 */
-    int shallow; /* 1: a large C's depth side up to GRID_MID_K, or a narrow cell's up to GRID_NARROW_K (grid_cells), measured at its own depths */
+    int shallow; /* 1: a large C's depth side up to GRID_MID_K, or a narrow cell's two up to GRID_NARROW_K (grid_cells), measured at its own depths */
     int narrow;  /* 1: either depth side of a narrow cell of few rows (grid_cells), its middle measured at an odd depth */
 } grid_cell;
 
@@ -37,7 +37,8 @@ typedef struct {
  * 1..shallow_k / 2 and shallow_k / 2 + 1..shallow_k (the band's thin and shallow cells, first),
  * shallow_k + 1..GRID_MID_K (the band's middle cells, after them) and GRID_MID_K + 1 and up; and
  * each narrow cell of few rows (GRID_NARROW_M rows at most, two or more; at most GRID_NARROW_N
- * columns) is two, depths up to GRID_NARROW_K (a shallow side, first) and deeper.
+ * columns) is three, depths up to GRID_NARROW_K0 and up to GRID_NARROW_K (its shallow sides, first)
+ * and deeper.
  * warm_l2 > 0 (the L2's bytes):
  * each cell of at most 16 rows and n past 256 (the band's 257..512 cell, each row count's decode
  * cells past 512) is two, depths up to grid_hot_depth at its widest n (GRID_DECODE_WARM_N where n
@@ -55,6 +56,7 @@ typedef struct {
 #define GRID_MID_K 256
 #define GRID_NARROW_M 4
 #define GRID_NARROW_N 12
+#define GRID_NARROW_K0 64
 #define GRID_NARROW_K 256
 #define GRID_DECODE_WARM_N 4096
 #define GRID_DECODE_WIDE_N 8192

@@ -91,14 +91,18 @@ static int write_source(const char *path, const char *sym, const char *isa, int 
                    "#define RUN() do { if (plain(row, &d) != TK_OK) return 6; } while (0)\n");
     } else
         /* the configuration as tk_gemm_f32 runs a row of it: a call that one direct tile (or the
-         * sweeps) covers takes the plain entry's single-tile path, anything else the partition
-         * driver. Until session 79 every call went through the driver, which cost the one-block rows
-         * of small products their advantage: 2 x 1..8 took 2x16 kc 16 over 2x64 kc 768 (+6% here),
-         * which read 2x8x50 at 0.64-0.71 of it in make bench. */
-        fprintf(f, "#define RUN() do { tk_status st_; if (!tki_gemm_f32_plain_cfg_call_%s(&cfg, ga.m, ga.n, ga.k, 1.0f, ga.a, ga.lda, ga.b, ga.ldb, 0.0f, ga.c, ga.ldc, &st_)) tki_gemm_f32_part_%s(&cfg, &ga, 0, 1, ws, wsf); } while (0)\n"
+         * sweeps) covers takes the plain entry's single-tile path, anything else the generic driver
+         * (checks, descriptor, the static workspace). Until session 79 every call went through the
+         * partition driver, which cost the one-block rows of small products their advantage: 2 x
+         * 1..8 took 2x16 kc 16 over 2x64 kc 768 (+6% here), which read 2x8x50 at 0.64-0.71 of it in
+         * make bench; until session 80 what the single tile turned away went to the partition
+         * alone, without the generic driver's cost (4 x 9..12 x 1..64 took 4x16 kc 16, 4x11x20
+         * 0.62 of the row before it in make bench). A refused call (a static buffer too small for
+         * the configuration's blocks, as a user's plain call would be) fails the probe. */
+        fprintf(f, "#define RUN() do { if (tki_gemm_f32_plain_cfg_call_%s(&cfg, ga.m, ga.n, ga.k, 1.0f, ga.a, ga.lda, ga.b, ga.ldb, 0.0f, ga.c, ga.ldc) != TK_OK) return 6; } while (0)\n"
                    "static tki_ukr_fn find(const entry *e, unsigned mr, unsigned nv, unsigned ku, unsigned pf) {\n"
                    "    const entry *x = find_entry(e, mr, nv, ku, pf);\n"
-                   "    return x ? x->f : 0;\n}\n", sym, sym);
+                   "    return x ? x->f : 0;\n}\n", sym);
     fprintf(f,
             /* the cold arena and the bandwidth buffer (64 MiB and more) come mapped and faulted in at
              * once: faulting 256 MiB page by page on first write took about a quarter of a cold
@@ -142,9 +146,9 @@ static int write_source(const char *path, const char *sym, const char *isa, int 
             "    qsort(g, 5, sizeof g[0], cmp);\n"
             "    return g[2];\n}\n"
             "int main(int argc, char **argv) {\n"
-            "    size_t m, n, k, i, nr, panels, wsf, reps, r, boff, slot, nslots = 0, cur = 0, arena_bytes = 0;\n"
+            "    size_t m, n, k, i, reps, r, boff, slot, nslots = 0, cur = 0, arena_bytes = 0;\n"
             "    unsigned mr, nv, ku, pf; int packa, s, ns; double g[7], t0, t1, smp, bw0 = 0, bw1 = 0; cpu_set_t set;\n"
-            "    tki_gemm_cfg cfg; tki_gemm_args ga; tk_gemm_desc d; float *a, *b, *c, *ws, *arena = 0, *dbuf = 0; int row;\n"
+            "    tki_gemm_cfg cfg; tki_gemm_args ga; tk_gemm_desc d; float *a, *b, *c, *arena = 0, *dbuf = 0; int row;\n"
             "    if (argc != 15 && argc != 16) return 2; /* a 15th argument: check only (or cold=BYTES) */\n"
             "    if (argc == 16 && !strncmp(argv[15], \"cold=\", 5)) arena_bytes = strtoull(argv[15] + 5, 0, 10), argc = 15;\n"
             "    m = strtoul(argv[1], 0, 10); n = strtoul(argv[2], 0, 10); k = strtoul(argv[3], 0, 10);\n"
@@ -156,11 +160,9 @@ static int write_source(const char *path, const char *sym, const char *isa, int 
             "    if (getenv(\"TKTUNE_TEST_CRASH_MR\") && (unsigned)atoi(getenv(\"TKTUNE_TEST_CRASH_MR\")) == mr) raise(SIGSEGV);\n"
             "    if (getenv(\"TKTUNE_TEST_HANG_MR\") && (unsigned)atoi(getenv(\"TKTUNE_TEST_HANG_MR\")) == mr) for (;;) {}\n"
             "    CPU_ZERO(&set); CPU_SET(0, &set); sched_setaffinity(0, sizeof set, &set);\n"
-            "    nr = packa == 2 ? nv : nv * TKI_VL_F32_%s();\n"
-            "    panels = cfg.packb ? (cfg.ncp < (n + nr - 1) / nr ? cfg.ncp : (n + nr - 1) / nr) : 1;\n"
-            "    wsf = tki_gemm_f32_ws_need_%s(&cfg, m, k, panels);\n"
-            "    a = falloc(m * k); b = falloc(k * n); c = falloc(m * n); ws = falloc(wsf);\n"
-            "    if (!a || !b || !c || !ws) return 5;\n"
+            "    /* (no workspace: a configuration runs in the plain entry's static buffer, as users' calls do) */\n"
+            "    a = falloc(m * k); b = falloc(k * n); c = falloc(m * n);\n"
+            "    if (!a || !b || !c) return 5;\n"
             "    /* multiples of 1/4 in [-0.75, 0.75]: every sum below 2^20 terms is exact in float */\n"
             "    for (i = 0; i < m * k; i++) a[i] = 0.25f * (float)((int)(i %% 7) - 3);\n"
             "    for (i = 0; i < k * n; i++) b[i] = 0.25f * (float)((int)(i %% 5) - 2);\n"
@@ -216,7 +218,7 @@ static int write_source(const char *path, const char *sym, const char *isa, int 
             "    if (dbuf) printf(\" dram=%%.1f\", bw0 < bw1 ? bw0 : bw1);\n"
             "    printf(\"\\n\");\n"
             "    return 0;\n}\n",
-            lookup, isa, sym, exact ? "" : "    row = 0;\n");
+            lookup, exact ? "" : "    row = 0;\n");
     return fclose(f) == 0;
 }
 

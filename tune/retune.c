@@ -110,8 +110,13 @@ void retune_lock(const char *log)
         die("%s: another tktune run is using this record log (one run per CPU at a time)", log);
 }
 
-/* the odd depth just under x (x itself minus one where x is even): a narrow cell's depths (retune_run) */
-static double odd_below(double x) { return 2 * floor(x / 2) - 1; }
+/* the odd depth just under x (x itself minus one where x is even), but not under lo (then the odd
+ * depth at or just past lo): a narrow cell's depths (retune_run) */
+static double odd_below(double x, double lo)
+{
+    const double o = 2 * floor(x / 2) - 1;
+    return o >= lo ? o : 2 * floor(lo / 2) + 1;
+}
 
 /* The depth (a multiple of 256) at which a B `width` floats wide is twice the last-level cache: a
  * weight matrix that streams from memory rather than one the cache keeps. */
@@ -1111,7 +1116,7 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
         /* a cell of few depths (a large C's sides up to GRID_MID_K and a narrow cell's up to
          * GRID_NARROW_K, in both orders; a streamed cell's shallow side with B in cache): its deepest,
          * and a quarter of that or its shallowest, the middle between (1..16: 16, 4, 8; 17..32: 32,
-         * 17, 23; 33..256 and 1..256: 256, 64, 128) */
+         * 17, 23; 33..256: 256, 64, 128; a narrow cell's odd, below) */
         if (cells[i].shallow || warm == 1)
             k1 = (double)cells[i].k.hi, k2 = fmax((double)(cells[i].k.hi / 4), (double)cells[i].k.lo), p->shallow = cells[i].shallow;
         /* the depths past GRID_MID_K: their top corner twice as deep as its */
@@ -1162,7 +1167,7 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
          * 512x11008x4096 that row ran at 0.89 of a packed one (one bench run). The large-B corner is
          * taken STREAM_N wide and deep enough that B is twice the cache (kb); the grid splits only
          * the bands where that shape stays under BIGB_FLOP (about 0.2 s), so every deep cell has it. */
-        if (cells[i].narrow) k2 = odd_below(k2); /* (odd, as its middle below) */
+        if (cells[i].narrow) k2 = odd_below(k2, (double)cells[i].k.lo); /* (odd, as its middle below) */
         p->nsh = 0;
         p->sm[p->nsh] = (unsigned long long)hm, p->sn[p->nsh] = (unsigned long long)hn, p->sk[p->nsh++] = (unsigned long long)k1;
         if (deep) p->sm[p->nsh] = (unsigned long long)hm, p->sn[p->nsh] = STREAM_N, p->sk[p->nsh++] = (unsigned long long)kb, p->bigb = 1;
@@ -1184,9 +1189,9 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
          * narrow cell 2 x 9..12 took 2x16 kc 16 at 2x12x32, 2x10x64 and 2x12x128 (38-43 GFLOP/s
          * against 33-38), which ran 2x10x30 at 0.60 and 2x12x100 at 0.81 of the 2x64 kc 1024 before
          * it in make bench, twice (session 79). So a narrow cell's shallower corner and middle are
-         * odd depths (63 and 125 for 1..256; 1599 and 903 deeper). (The larger part of that miss
+         * odd depths (15 and 31 for 1..64, 65 and 127 for 65..256; 1599 and 903 deeper). (The larger part of that miss
          * was the probe's path, found after: every call through the partition driver, measure.c.) */
-        if (cells[i].narrow) km = odd_below(km);
+        if (cells[i].narrow) km = odd_below(km, (double)cells[i].k.lo);
         if (mm != hm || mn != hn)
             p->sm[p->nsh] = (unsigned long long)mm, p->sn[p->nsh] = (unsigned long long)mn, p->sk[p->nsh++] = (unsigned long long)round(km);
         /* A streamed cell's shallow side past GRID_DECODE_WARM_N also holds products whose B fits the

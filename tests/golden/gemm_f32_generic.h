@@ -426,7 +426,7 @@ static inline  tk_status tki_gemm_f32_ws_pick_generic(const tki_gemm_cfg *cfg, c
 
 static TKI_NOINLINE TKI_UNUSED  tk_status tki_gemm_f32_plain_generic_generic(tk_trans transa, tk_trans transb,
         size_t m, size_t n, size_t k, float alpha, const float *a, size_t lda, const float *b, size_t ldb, float beta,
-        float *c, size_t ldc, int idx);
+        float *c, size_t ldc, const tki_gemm_cfg *cfg, int idx);
 
 /* Row 0 matches 7 x 5 x 3 only: validates d with that shape constant (the checks fold to a few
  * compares), then computes into *st and returns 1; returns 0 when the generic entry must run instead.
@@ -481,7 +481,7 @@ static TKI_UNUSED TKI_FLATTEN  tk_status tki_gemm_f32_exactld_generic_0(float al
     tki_gemm_desc_plain(&d, TK_NO_TRANS, TK_NO_TRANS, 7, 5, 3, alpha, a, lda, b, ldb, beta, c, ldc);
     if (tki_gemm_f32_exact_body_generic_0(&d, &st)) return st;
     return tki_gemm_f32_plain_generic_generic(TK_NO_TRANS, TK_NO_TRANS, 7, 5, 3, alpha, a, lda, b, ldb, beta, c,
-                                                  ldc, 0);
+                                                  ldc, &tki_gemm_f32_cfgs_generic[0], 0);
 }
 static TKI_UNUSED TKI_FLATTEN  tk_status tki_gemm_f32_exactnn_generic_0(float alpha, const float *a, size_t lda,
         const float *b, size_t ldb, float beta, float *c, size_t ldc)
@@ -493,7 +493,7 @@ static TKI_UNUSED TKI_FLATTEN  tk_status tki_gemm_f32_exactnn_generic_0(float al
     tki_gemm_desc_plain(&d, TK_NO_TRANS, TK_NO_TRANS, 7, 5, 3, alpha, a, 3, b, 5, beta, c, 5);
     if (tki_gemm_f32_exact_body_generic_0(&d, &st)) return st;
     return tki_gemm_f32_plain_generic_generic(TK_NO_TRANS, TK_NO_TRANS, 7, 5, 3, alpha, a, 3, b, 5, beta, c,
-                                                  5, 0);
+                                                  5, &tki_gemm_f32_cfgs_generic[0], 0);
     }
 }
 
@@ -521,28 +521,27 @@ static inline int tki_gemm_f32_exact_generic(int idx, const tk_gemm_desc *d, tk_
 
 
 
-/* Everything but the exact-shape instances: validate, then compute; C is untouched on error. idx is
+/* Everything but the exact-shape instances: validate, then compute; C is untouched on error. cfg is
  * the row of d's shape, from the caller, which needed it for the exact rows: the tree is walked once
- * per call (a second walk cost a few ns, on calls of 15-80 ns). With alpha == 0 the check zeroes k,
+ * per call (a second walk cost a few ns, on calls of 15-80 ns); or the tuner's candidate. With alpha == 0 the check zeroes k,
  * and the row of the real k still serves: k == 0 only scales C. It carries the CPU's target
  * attributes, so that the single-tile path inlines into it and the plain entry's slow path (also
  * compiled for the CPU), which inlines it in turn, keeps the descriptor it builds and the checked
  * arguments in registers: with the single-tile path out of line both lay in memory, about 40
  * stores and loads a call (5x5x5 23.2 -> 20.6 ns, 10x10x10 47.0 -> 43.6 ns on the Zen 4). */
-static inline TKI_UNUSED  tk_status tki_gemm_f32_generic_generic(const tk_gemm_desc *d, int idx)
+static inline TKI_UNUSED  tk_status tki_gemm_f32_generic_generic(const tk_gemm_desc *d,
+                                                                                 const tki_gemm_cfg *cfg)
 {
     tki_gemm_args g, gp;
     int nothing;
     float *ws = NULL; /* set by tki_gemm_f32_ws_pick before the blocked loops run */
     size_t ws_floats = 0;
-    const tki_gemm_cfg *cfg;
     tk_status st;
     /* here, not only in tki_gemm_check: gcc 12 at -O1 (aarch64) otherwise sees a path on which g is
      * never filled, and warns that it may be used uninitialized */
     if (!d) return TK_ERR_NULL;
     st = tki_gemm_check(d, &g, &nothing);
     if (st != TK_OK || nothing) return st;
-    cfg = &tki_gemm_f32_cfgs_generic[idx];
     /* A caller's workspace is checked first, whatever runs. Without one, a call that one direct
      * tile covers (operands in place) needs none and runs before the static buffer is looked at. */
     if (d->workspace && (st = tki_gemm_f32_ws_pick_generic(cfg, d, &g, &ws, &ws_floats)) != TK_OK) return st;
@@ -563,23 +562,23 @@ static inline TKI_UNUSED tk_status tki_gemm_f32_ex_generic(const tk_gemm_desc *d
     if (!d) return TK_ERR_NULL;
     idx = tki_gemm_f32_select_generic(d->m, d->n, d->k);
     if (d->nparts <= 1 && tki_gemm_f32_exact_generic(idx, d, &st)) return st;
-    return tki_gemm_f32_generic_generic(d, idx);
+    return tki_gemm_f32_generic_generic(d, &tki_gemm_f32_cfgs_generic[idx]);
 }
 
 /* The plain entry's way for what neither an exact-shape instance nor the single-tile path below
  * takes: a transposed call (the descriptor instance of an exact row handles transposes), a call of
  * more than one tile, an exact row's call turned away. Out of line: its descriptor lives in memory
  * (the blocked loops take its address) and its frame is large, which the small calls that stop
- * before it must not pay for. */
+ * before it must not pay for. cfg: row idx's configuration (or the tuner's candidate, idx -1). */
 static TKI_NOINLINE TKI_UNUSED  tk_status tki_gemm_f32_plain_generic_generic(tk_trans transa, tk_trans transb,
         size_t m, size_t n, size_t k, float alpha, const float *a, size_t lda, const float *b, size_t ldb, float beta,
-        float *c, size_t ldc, int idx)
+        float *c, size_t ldc, const tki_gemm_cfg *cfg, int idx)
 {
     tk_gemm_desc d;
     tk_status st;
     tki_gemm_desc_plain(&d, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
     if (!(transa == TK_NO_TRANS && transb == TK_NO_TRANS) && tki_gemm_f32_exact_generic(idx, &d, &st)) return st;
-    return tki_gemm_f32_generic_generic(&d, idx);
+    return tki_gemm_f32_generic_generic(&d, cfg);
 }
 
 /* An untransposed plain call of several tiles that the sweeps run one after another (one column
@@ -635,26 +634,25 @@ static inline TKI_ALWAYS_INLINE  int tki_gemm_f32_plain_cfg_generic(const tki_ge
     return tki_gemm_f32_tile1_generic(cfg, &g, 0, g.m, 0, g.n);
 }
 
-/* tki_gemm_f32_plain_cfg out of line, as the plain entry reaches it (through plain_slow): the probe's
- * way in, from code compiled without this CPU's target attributes */
-static TKI_NOINLINE TKI_UNUSED  int tki_gemm_f32_plain_cfg_call_generic(const tki_gemm_cfg *cfg, size_t m,
-        size_t n, size_t k, float alpha, const float *a, size_t lda, const float *b, size_t ldb, float beta, float *c,
-        size_t ldc, tk_status *st)
+/* An untransposed plain call run with configuration cfg the way the plain entry runs a row (plain_slow
+ * below, then plain_generic): the single-tile path or the sweeps, else the generic driver with its
+ * checks, descriptor and workspace (the static buffer). The tuner's probe's way in, out of line,
+ * from code compiled without this CPU's target attributes. Until session 80 the probe ran what the
+ * single tile and the sweeps turn away through the partition alone, without the generic driver's
+ * cost, and so overrated k blocks shorter than k at small products: 4 x 9..12 x 1..64 took 4x16
+ * kc 16, which ran 4x11x20 at 0.62 and 4x12x40 at 0.77 of the 4x64 kc 1024 before it (spr). */
+static TKI_NOINLINE TKI_UNUSED  tk_status tki_gemm_f32_plain_cfg_call_generic(const tki_gemm_cfg *cfg,
+        size_t m, size_t n, size_t k, float alpha, const float *a, size_t lda, const float *b, size_t ldb, float beta,
+        float *c, size_t ldc)
 {
-    return tki_gemm_f32_plain_cfg_generic(cfg, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, st);
-}
-
-/* tki_gemm_f32_plain_cfg for row idx of the table */
-static inline TKI_ALWAYS_INLINE  int tki_gemm_f32_plain_direct_generic(int idx, size_t m, size_t n,
-        size_t k, float alpha, const float *a, size_t lda, const float *b, size_t ldb, float beta, float *c, size_t ldc,
-        tk_status *st)
-{
-    return tki_gemm_f32_plain_cfg_generic(&tki_gemm_f32_cfgs_generic[idx], m, n, k, alpha, a, lda, b, ldb,
-                                                  beta, c, ldc, st);
+    tk_status st;
+    if (tki_gemm_f32_plain_cfg_generic(cfg, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, &st)) return st;
+    return tki_gemm_f32_plain_generic_generic(TK_NO_TRANS, TK_NO_TRANS, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc,
+                                                  cfg, -1);
 }
 
 /* The plain entry's way for what no exact-shape instance takes (idx: the row, where the caller
- * knows it; -1: find it here): the single-tile path or the sweeps (plain_direct), else the generic
+ * knows it; -1: find it here): the single-tile path or the sweeps (plain_cfg), else the generic
  * driver out of line. Compiled for the CPU (its target attributes), so that they inline here. */
 static TKI_NOINLINE TKI_UNUSED  tk_status tki_gemm_f32_plain_slow_generic(tk_trans transa, tk_trans transb,
         size_t m, size_t n, size_t k, float alpha, const float *a, size_t lda, const float *b, size_t ldb, float beta,
@@ -666,9 +664,11 @@ static TKI_NOINLINE TKI_UNUSED  tk_status tki_gemm_f32_plain_slow_generic(tk_tra
         idx = transa == TK_NO_TRANS && transb == TK_NO_TRANS ? tki_gemm_f32_select_general_generic(m, n, k)
                                                              : tki_gemm_f32_select_generic(m, n, k);
     if (transa == TK_NO_TRANS && transb == TK_NO_TRANS &&
-        tki_gemm_f32_plain_direct_generic(idx, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, &st))
+        tki_gemm_f32_plain_cfg_generic(&tki_gemm_f32_cfgs_generic[idx], m, n, k, alpha, a, lda, b, ldb, beta, c,
+                                           ldc, &st))
         return st;
-    return tki_gemm_f32_plain_generic_generic(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, idx);
+    return tki_gemm_f32_plain_generic_generic(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc,
+                                                  &tki_gemm_f32_cfgs_generic[idx], idx);
 }
 
 /* The plain entry (tk_gemm_f32): an untransposed call whose shape has an exact-shape row goes to
