@@ -1189,7 +1189,7 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
          * narrow cell 2 x 9..12 took 2x16 kc 16 at 2x12x32, 2x10x64 and 2x12x128 (38-43 GFLOP/s
          * against 33-38), which ran 2x10x30 at 0.60 and 2x12x100 at 0.81 of the 2x64 kc 1024 before
          * it in make bench, twice (session 79). So a narrow cell's shallower corner and middle are
-         * odd depths (15 and 31 for 1..64, 65 and 127 for 65..256; 1599 and 903 deeper). (The larger part of that miss
+         * odd depths (15 and 29 for 1..64, 65 and 127 for 65..256; 1599 and 903 deeper). (The larger part of that miss
          * was the probe's path, found after: every call through the partition driver, measure.c.) */
         if (cells[i].narrow) km = odd_below(km, (double)cells[i].k.lo);
         if (mm != hm || mn != hn)
