@@ -99,7 +99,7 @@ static int write_source(const char *path, const char *sym, const char *isa, int 
          * alone, without the generic driver's cost (4 x 9..12 x 1..64 took 4x16 kc 16, 4x11x20
          * 0.62 of the row before it in make bench). A refused call (a static buffer too small for
          * the configuration's blocks, as a user's plain call would be) fails the probe. */
-        fprintf(f, "#define RUN() do { if (tki_gemm_f32_plain_cfg_call_%s(&cfg, ga.m, ga.n, ga.k, 1.0f, ga.a, ga.lda, ga.b, ga.ldb, 0.0f, ga.c, ga.ldc) != TK_OK) return 6; } while (0)\n"
+        fprintf(f, "#define RUN() do { if (tki_gemm_f32_plain_cfg_call_%s(&cfg, d.m, d.n, d.k, 1.0f, d.a, d.lda, d.b, d.ldb, 0.0f, d.c, d.ldc) != TK_OK) return 6; } while (0)\n"
                    "static tki_ukr_fn find(const entry *e, unsigned mr, unsigned nv, unsigned ku, unsigned pf) {\n"
                    "    const entry *x = find_entry(e, mr, nv, ku, pf);\n"
                    "    return x ? x->f : 0;\n}\n", sym);
@@ -148,7 +148,7 @@ static int write_source(const char *path, const char *sym, const char *isa, int 
             "int main(int argc, char **argv) {\n"
             "    size_t m, n, k, i, reps, r, boff, slot, nslots = 0, cur = 0, arena_bytes = 0;\n"
             "    unsigned mr, nv, ku, pf; int packa, s, ns; double g[7], t0, t1, smp, bw0 = 0, bw1 = 0; cpu_set_t set;\n"
-            "    tki_gemm_cfg cfg; tki_gemm_args ga; tk_gemm_desc d; float *a, *b, *c, *arena = 0, *dbuf = 0; int row;\n"
+            "    tki_gemm_cfg cfg; tk_gemm_desc d; float *a, *b, *c, *arena = 0, *dbuf = 0; int row;\n"
             "    if (argc != 15 && argc != 16) return 2; /* a 15th argument: check only (or cold=BYTES) */\n"
             "    if (argc == 16 && !strncmp(argv[15], \"cold=\", 5)) arena_bytes = strtoull(argv[15] + 5, 0, 10), argc = 15;\n"
             "    m = strtoul(argv[1], 0, 10); n = strtoul(argv[2], 0, 10); k = strtoul(argv[3], 0, 10);\n"
@@ -166,9 +166,6 @@ static int write_source(const char *path, const char *sym, const char *isa, int 
             "    /* multiples of 1/4 in [-0.75, 0.75]: every sum below 2^20 terms is exact in float */\n"
             "    for (i = 0; i < m * k; i++) a[i] = 0.25f * (float)((int)(i %% 7) - 3);\n"
             "    for (i = 0; i < k * n; i++) b[i] = 0.25f * (float)((int)(i %% 5) - 2);\n"
-            "    memset(&ga, 0, sizeof ga);\n"
-            "    ga.transa = ga.transb = TK_NO_TRANS; ga.m = m; ga.n = n; ga.k = k; ga.alpha = 1; ga.beta = 0;\n"
-            "    ga.a = a; ga.lda = k; ga.b = b; ga.ldb = n; ga.c = c; ga.ldc = n; ga.epi = TK_EPI_NONE;\n"
             "    memset(&d, 0, sizeof d);\n"
             "    d.transa = d.transb = TK_NO_TRANS; d.m = m; d.n = n; d.k = k; d.alpha = 1; d.a = a; d.lda = k;\n"
             "    d.b = b; d.ldb = n; d.c = c; d.ldc = n; d.nparts = 1;\n"
@@ -193,7 +190,7 @@ static int write_source(const char *path, const char *sym, const char *isa, int 
             "        if (!(dbuf = falloc(5 * DRAM_CHUNK / 4))) return 5;\n"
             "        memset(dbuf, 0, 5 * DRAM_CHUNK); /* written: every page its own, none the shared zero page */\n"
             "    }\n"
-            "#define NEXT() do { if (arena) { ga.a = d.a = arena + cur * slot; ga.b = d.b = ga.a + boff; cur = (cur + 1) %% nslots; } } while (0)\n"
+            "#define NEXT() do { if (arena) { d.a = arena + cur * slot; d.b = d.a + boff; cur = (cur + 1) %% nslots; } } while (0)\n"
             "    /* the first read only evicts the dirty lines of the fills above: their write-back halved it */\n"
             "    if (dbuf) dram_read(dbuf), bw0 = dram_read(dbuf);\n"
             "    NEXT(); t0 = now(); RUN(); t1 = now() - t0;\n"
