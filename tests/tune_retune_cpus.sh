@@ -53,14 +53,15 @@ fi
 # the dry run's plan (nothing measured): a streamed cell (at most 16 rows, n past 256) has a warm
 # side, as deep as keeps B in half of L2 (generic: 256 KiB, so 64 deep at 512 columns), measured in
 # cache at that depth and a quarter of it, an L2 side down to where B at the band's middle width (363)
-# with A and C of 12 rows fills the L2 (160 deep), measured in cache too, and a deep side measured
-# cold; a cell of many rows
+# with A and C of 12 rows fills the L2 (160 deep), measured in cache but at its widest corner
+# (12x512x160: A, B and C past the L2, which the bench times cold), and a deep side measured cold; a
+# cell of many rows
 # measures in cache
 "$tktune" retune --root "$root" --cpu generic --tkgen "$tkgen" --work "$work/dry" --log "$work/dry.log" \
   --out "$work/dry.tkt" --max-dim 512 --dry-run > "$work/o13" 2>&1 && [ ! -e "$work/dry.tkt" ] && [ ! -s "$work/dry.log" ] && ok ||
   bad "dry run: $(tail -3 "$work/o13")"
 grep -q '^point 9\.\.12 x 257\.\.512 x 1\.\.64: 12x512x64 cache, 12x512x16 cache, 10x363x32 cache; candidates: [1-9][0-9]*$' "$work/o13" &&
-  grep -q '^point 9\.\.12 x 257\.\.512 x 65\.\.160: 12x512x160 cache, 12x512x65 cache, 10x363x102 cache; candidates: [1-9][0-9]*$' "$work/o13" &&
+  grep -q '^point 9\.\.12 x 257\.\.512 x 65\.\.160: 12x512x160 cold, 12x512x65 cache, 10x363x102 cache; candidates: [1-9][0-9]*$' "$work/o13" &&
   grep -q '^point 9\.\.12 x 257\.\.512 x 161\.\.\*: 12x512x512 cold, 12x512x4096 cold, 9x[0-9]*x[0-9]* cold; candidates: [1-9][0-9]*$' "$work/o13" &&
   ok || bad "dry run, cell 9..12 x 257..512: $(grep '^point 9\.\.12 x 257' "$work/o13")"
 # a cell of every depth whose top corner holds at most 64 x 64 of C measures its middle as deep as it
@@ -149,6 +150,19 @@ has_points "$work/o15" '^point 4 x [12]0[24][59]' "spr dry run, cells 4 x 1025..
   '^point 4 x 1025\.\.2048 x 65\.\.128: 4x512x128 cache, 4x512x65 cache, 4x724x91 cache;' \
   '^point 4 x 1025\.\.2048 x 129\.\.\*: 4x512x512 cold, 4x512x4096 cold, 4x724x1448 cold;' \
   '^point 4 x 2049\.\.\* x 65\.\.\*: 4x4096x512 cold, 4x11008x4096 cold, 4x2896x1448 cold;'
+# every shape is measured as the bench times it (bench/cold.h: at most 16 rows and A, B and C past
+# the table's L2 cold, else in cache), at the grid's full size: the warm L2 side of a finite band
+# (4 x 513..1024 x 257..712) has its widest corner past the L2, and until session 81 it was measured
+# in cache (24 such corners on spr)
+"$tktune" retune --root "$root" --cpu spr --tkgen "$tkgen" --work "$work/dry4" --log "$work/dry4.log" \
+  --out "$work/dry4.tkt" --dry-run > "$work/o16" 2>&1 && ok || bad "spr dry run at full size: $(tail -3 "$work/o16")"
+l2=$(awk '$1 == "l2_bytes" { print $2 }' "$root/tuning_tables/x86/spr.tkt")
+awk -v l2="$l2" '/^point / { sub(/^[^:]*: /, ""); sub(/;.*/, ""); n = split($0, sh, ", ")
+    for (i = 1; i <= n; i++) { split(sh[i], w, " "); split(w[1], d, "x"); pts++
+      cold = d[1] <= 16 && 4 * (d[1] * d[3] + d[3] * d[2] + d[1] * d[2]) > l2
+      if (cold != (w[2] == "cold")) { miss++; print sh[i] " (the bench: " (cold ? "cold" : "in cache") ")" } } }
+  END { print pts " shapes"; exit !(pts > 1000 && l2 > 0 && !miss) }' "$work/o16" > "$work/regime" && ok ||
+  bad "spr dry run: shapes not measured as the bench times them: $(tail -5 "$work/regime")"
 # a point of 8..16 rows also tries the first candidate of its height half as tall (rows rounded
 # up) and wider, at the same unroll and depth (add_short_siblings: 16x16 -> 8x48)
 awk 'function done() { if (first != "") { pts++; if (!found) { miss++; print "no short sibling at " pt ": " first } } }

@@ -82,6 +82,7 @@ typedef struct {
     int exact;              /* 1: a shape of the list (an exact row), 0: a grid cell */
     int stream;             /* a few rows against a B that streams from memory (LLM decode): its shapes measured cold, */
     int warmsh;             /* ... but for this one (index + 1; 0: none), B in cache (see WARM_SIDE_N) */
+    unsigned coldsh;        /* a point not streamed: bit d set where the bench times shape d cold (cold_shapes) */
     int bigb;               /* sm[1] is the large-B corner (a weight matrix past the cache) */
     int wide;               /* sm[1] is the wide streamed shape of an open decode cell */
     range rm, rn, rk;       /* the cell's ranges */
@@ -175,7 +176,10 @@ static int fresh_cells(const char *log, const char *cpu, const point *pts, int n
 }
 
 /* 1 when shape d of point p is measured with its operands rotated out of cache */
-static int shape_cold(const point *p, int d) { return p->stream && p->warmsh != d + 1; }
+static int shape_cold(const point *p, int d) { return (p->stream && p->warmsh != d + 1) || (p->coldsh >> d & 1); }
+
+/* 1 when any of p's shapes is measured cold */
+static int point_cold(const point *p) { return p->stream || p->coldsh; }
 
 /* a candidate's score: the geometric mean of its best round over the point's depths; 0 if one failed */
 static double depth_score(const double *best, int nsh)
@@ -660,12 +664,12 @@ static void add_prefetch_twins(point *p, const isa_desc *isa)
     int n = p->nc, made = 0;
     for (int j = 0; j < n && made < PF_TWINS; j++) {
         tkt_row r = p->cand[j];
-        if (!tune_pf_twin(isa, p->stream, r.packb) || cut_to_point(p, &r).mr != r.mr) continue;
+        if (!tune_pf_twin(isa, point_cold(p), r.packb) || cut_to_point(p, &r).mr != r.mr) continue;
         /* each way of prefetching that the candidate does not take already: one the model or the
          * previous table chose prefetching rows ahead is tried along its rows as well */
         const unsigned had = r.pf;
         unsigned ways[3];
-        const int nw = tune_pf_ways(isa, p->stream, r.packb, r.mr, ways);
+        const int nw = tune_pf_ways(isa, point_cold(p), r.packb, r.mr, ways);
         for (int w = 1; w < nw; w++) {
             if (ways[w] == had) continue;
             r.pf = ways[w];
@@ -1223,6 +1227,20 @@ int retune_run(const retune_opts *o, const isa_desc *isa, const tkt_table *t, co
             p->sk[p->nsh++] = (unsigned long long)(nd >= lo ? kd : grid_warm_depth(k->l2, hm, lo, kd));
             p->sm[p->nsh] = cells[i].m.lo, p->sn[p->nsh] = (unsigned long long)mid, p->sk[p->nsh++] = (unsigned long long)fmax(8, kd / 4);
         }
+        /* A warm cell can still hold shapes the bench times cold (bench/cold.h: at most 16 rows, A,
+         * B and C past the L2): the L2 side of a finite band (add_warm_split) ends where B fits the
+         * L2 at the band's middle width, so its widest corner lies past it. Those shapes are
+         * measured cold, as the bench times them, and the point gets prefetching twins. Measured
+         * in cache, 4 x 513..1024 x 257..712 and 5..6 x 257..512 x 513..1416 took kc 128 without
+         * prefetching (spr, session 81): 1.1-1.8x the rows before on shapes the bench times in
+         * cache, 0.59-0.77x on those it times cold (4x1024x512, 6x512x1024, 6x448x1200); the same
+         * rows prefetching 8 rows ahead read the cold ones 1.24-1.38x faster, the warm ones
+         * 0.88-1.0x. Only the deep warm cells: a warm shallow side is measured at depths chosen
+         * for its B alone (grid_hot_depth), and the rule over every cell also took shapes of the
+         * portable table's cells cold (its L2 256 KiB); neither has been tried. */
+        if (!o->estimated && warm == 1 && cells[i].k.lo > 1)
+            for (int d = 0; d < p->nsh; d++)
+                if (tkb_bandwidth_bound(p->sm[d], p->sn[d], p->sk[d], k->l2)) p->coldsh |= 1u << d;
         p->rm = cells[i].m, p->rn = cells[i].n, p->rk = cells[i].k;
     }
     /* The previous choice is the row the previous table runs at the point: where a row's tile is
