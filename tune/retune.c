@@ -82,7 +82,7 @@ typedef struct {
     int exact;              /* 1: a shape of the list (an exact row), 0: a grid cell */
     int stream;             /* a few rows against a B that streams from memory (LLM decode): its shapes measured cold, */
     int warmsh;             /* ... but for this one (index + 1; 0: none), B in cache (see WARM_SIDE_N) */
-    unsigned coldsh;        /* a point not streamed: bit d set where the bench times shape d cold (cold_shapes) */
+    unsigned coldsh;        /* a deep warm cell's point: bit d set where the bench times shape d cold, measured so */
     int bigb;               /* sm[1] is the large-B corner (a weight matrix past the cache) */
     int wide;               /* sm[1] is the wide streamed shape of an open decode cell */
     range rm, rn, rk;       /* the cell's ranges */
