@@ -37,8 +37,17 @@ m4_dnl # tkm_gemm_config(ID, MR, NV, KU, MC, NC_PANELS, KC, PACKB, SPLIT, ORDER,
 m4_dnl # PACKA 0 the direct form (no packed kernel: a transposed A runs it on a copy), 1 packed, 2 the dot
 m4_dnl # form (NV then counts columns). A direct row of several rows names its kernel's code for a last
 m4_dnl # row of one (tkm_ukr_direct_row1, gen/tkm.m4).
+m4_dnl # Each row's configuration is also an object of its own (TKM_CFG_ROWS, TKM_CFG_CASES), which a
+m4_dnl # constant row index names instead of the array (tki_gemm_f32_cfg, below).
+m4_define(<@TKM_CFG_ROWS@>, <@@>)
+m4_define(<@TKM_CFG_CASES@>, <@@>)
+m4_define(<@_tkm_cfg_init@>, <@{m4_ifelse($11, 2, <@tkm_ukr_dot_name($2, $3, $4), 0, 0@>, $11, 0, <@0, tkm_ukr_direct_ptr($2, $3, $4, $14), tkm_ukr_sweep_name($2, $3, $4, $14)@>, <@tkm_ukr_name($2, $3, $4, $14), 0, 0@>), $2, $3, $4, $5, $6, $7, $8, m4_ifelse($9, m, 0x6d, 0x6e), m4_ifelse($10, m, 0x6d, 0x6e), m4_ifelse($11, 2, 1, 0), m4_ifelse($11/m4_eval($2 > 1), 0/1, <@tkm_ukr_row1_name($2, $3, $4, $14), tkm_ukr_row1_sweep_name($2, $3, $4, $14)@>, <@0, 0@>)}@>)
 m4_define(<@tkm_gemm_config@>, <@tkm_nargs(<@tkm_gemm_config@>, 14, $#)m4_dnl
-    {m4_ifelse($11, 2, <@tkm_ukr_dot_name($2, $3, $4), 0, 0@>, $11, 0, <@0, tkm_ukr_direct_ptr($2, $3, $4, $14), tkm_ukr_sweep_name($2, $3, $4, $14)@>, <@tkm_ukr_name($2, $3, $4, $14), 0, 0@>), $2, $3, $4, $5, $6, $7, $8, m4_ifelse($9, m, 0x6d, 0x6e), m4_ifelse($10, m, 0x6d, 0x6e), m4_ifelse($11, 2, 1, 0), m4_ifelse($11/m4_eval($2 > 1), 0/1, <@tkm_ukr_row1_name($2, $3, $4, $14), tkm_ukr_row1_sweep_name($2, $3, $4, $14)@>, <@0, 0@>)}, /* $1: $12, $13 */@>)
+m4_define(<@TKM_CFG_ROWS@>, m4_defn(<@TKM_CFG_ROWS@>)<@static const tki_gemm_cfg tki_gemm_f32_cfg_<@@>TKM_CPU<@@>_$1 TKI_UNUSED = _tkm_cfg_init($@);
+@>)m4_dnl
+m4_define(<@TKM_CFG_CASES@>, m4_defn(<@TKM_CFG_CASES@>)<@    case $1: return &tki_gemm_f32_cfg_<@@>TKM_CPU<@@>_$1;
+@>)m4_dnl
+    _tkm_cfg_init($@), /* $1: $12, $13 */@>)
 
 m4_dnl # tkm_gemm_select_begin ... tkm_gemm_select_end: the decision tree over the rows that are not
 m4_dnl # exact shapes, which tkgen computes (gen/tkgen.c, emit_tree): tkm_gemm_split(DEPTH, VAR, AT)
@@ -47,6 +56,21 @@ m4_dnl # tkm_gemm_leaf(DEPTH, ID) returns a row. Then tkm_gemm_select_exact(ID, 
 m4_dnl # and tkm_gemm_select_exact_end: the whole choice, the exact rows tested first.
 m4_define(<@tkm_gemm_select_begin@>, <@m4_dnl
 };
+
+/* Every row's configuration again, an object of its own (tki_gemm_f32_cfg_row_<@@>TKM_CPU, below). */
+TKM_CFG_ROWS<@@>
+/* Row idx's own configuration object, for a constant idx only (a literal shape's row: the switch
+ * folds to one case). The array refers to every row's kernels, so a unit that refers to it
+ * compiles them all (70 s for spr, docs/api.md); the exact-shape instances and a literal shape's
+ * call name their row's object instead, and a unit whose calls all have literal shapes compiles
+ * only their rows' kernels. Never with a run-time idx: compilers keep such a switch, and every
+ * object it names, until after they have decided which functions to compile. */
+static inline TKI_ALWAYS_INLINE TKI_UNUSED const tki_gemm_cfg *tki_gemm_f32_cfg_row_<@@>TKM_CPU<@@>(int idx)
+{
+    switch (idx) {
+TKM_CFG_CASES<@@>    default: return &tki_gemm_f32_cfgs_<@@>TKM_CPU[idx];
+    }
+}
 
 /* The row of a shape that matches no exact-shape row: the first of the other rows that contains
  * (m, n, k), as the table says, found by a tree of a few compares per dimension. */
@@ -505,25 +529,30 @@ static TKI_NOINLINE TKI_UNUSED TKM_TARGET void tki_gemm_f32_part_<@@>TKM_CPU<@@>
     if (tki_gemm_f32_sweeps_<@@>TKM_CPU<@@>(cfg, g, i0, i1, j0, j1)) return;
     tki_gemm_f32_blocked_<@@>TKM_CPU<@@>(cfg, g, i0, i1, j0, j1, ws, ws_floats, 0);
 }
-static inline TKI_UNUSED size_t tki_gemm_f32_workspace_size_<@@>TKM_CPU<@@>(const tk_gemm_desc *d)
+/* Bytes of workspace d's call needs with configuration cfg (0 when there is nothing to do) */
+static inline TKI_UNUSED size_t tki_gemm_f32_ws_bytes_<@@>TKM_CPU<@@>(const tki_gemm_cfg *cfg, const tk_gemm_desc *d)
 {
-    const tki_gemm_cfg *cfg;
     size_t nr, panels;
-    if (!d || d->m == 0 || d->n == 0) return 0;
-    cfg = &tki_gemm_f32_cfgs_<@@>TKM_CPU[tki_gemm_f32_select_<@@>TKM_CPU<@@>(d->m, d->n, d->k)];
+    if (d->m == 0 || d->n == 0) return 0;
     nr = tki_gemm_f32_nr_<@@>TKM_CPU<@@>(cfg);
     panels = cfg->packb ? tki_min(cfg->ncp, (d->n + nr - 1) / nr) : 1;
     return tki_gemm_f32_ws_need_<@@>TKM_CPU<@@>(cfg, d->m, d->k, panels) * sizeof(float);
 }
+static inline TKI_UNUSED size_t tki_gemm_f32_workspace_size_<@@>TKM_CPU<@@>(const tk_gemm_desc *d)
+{
+    if (!d) return 0;
+    return tki_gemm_f32_ws_bytes_<@@>TKM_CPU<@@>(&tki_gemm_f32_cfgs_<@@>TKM_CPU[tki_gemm_f32_select_<@@>TKM_CPU<@@>(d->m, d->n, d->k)], d);
+}
 
-/* The workspace a validated problem runs in: the caller's, checked against the size query, or the
- * static per-thread buffer. */
+/* The workspace a validated problem runs in: the caller's, checked against what cfg needs (the size
+ * query's figure: cfg is the row of d's shape, or the tuner's candidate), or the static per-thread
+ * buffer. */
 static inline TKM_TARGET tk_status tki_gemm_f32_ws_pick_<@@>TKM_CPU<@@>(const tki_gemm_cfg *cfg, const tk_gemm_desc *d,
                                                           const tki_gemm_args *g, float **ws, size_t *ws_floats)
 {
     static TKI_THREAD_LOCAL float tki_ws_static[TKI_GEMM_F32_WS_STATIC_<@@>TKM_CPU] TKI_ALIGNED(64);
     if (d->workspace) {
-        if (g->k && d->workspace_size < tki_gemm_f32_workspace_size_<@@>TKM_CPU<@@>(d)) return TK_ERR_WORKSPACE;
+        if (g->k && d->workspace_size < tki_gemm_f32_ws_bytes_<@@>TKM_CPU<@@>(cfg, d)) return TK_ERR_WORKSPACE;
         *ws = (float *)d->workspace;
         *ws_floats = d->workspace_size / sizeof(float);
         return TK_OK;
@@ -550,12 +579,12 @@ static inline TKM_TARGET tk_status tki_gemm_f32_ws_pick_<@@>TKM_CPU<@@>(const tk
 
 m4_dnl # Exact-shape rows (docs/tables.md): a row whose m, n and k are single values gets the whole
 m4_dnl # driver compiled for that one shape, so loop bounds, edge masks and the k unrolling are constants.
-m4_dnl # Their plain instances end in the plain entry's generic path (below, in tkm_gemm_entry) when they
+m4_dnl # Their plain instances end in the generic driver out of line (below, in tkm_gemm_entry) when they
 m4_dnl # turn a call away, so it is declared first; tkm_gemm_exact_begin comes right after the driver.
 m4_define(<@tkm_gemm_exact_begin@>, <@m4_dnl
-static TKI_NOINLINE TKI_UNUSED TKM_TARGET tk_status tki_gemm_f32_plain_generic_<@@>TKM_CPU<@@>(tk_trans transa, tk_trans transb,
+static TKI_NOINLINE TKI_UNUSED TKM_TARGET tk_status tki_gemm_f32_desc_generic_<@@>TKM_CPU<@@>(tk_trans transa, tk_trans transb,
         size_t m, size_t n, size_t k, float alpha, const float *a, size_t lda, const float *b, size_t ldb, float beta,
-        float *c, size_t ldc, const tki_gemm_cfg *cfg, int idx);
+        float *c, size_t ldc, const tki_gemm_cfg *cfg);
 @>)
 m4_define(<@TKM_EXACT_CASES@>, <@@>)
 m4_define(<@TKM_EXACTNN_FIRST@>, <@@>)
@@ -580,8 +609,8 @@ m4_define(<@_tkm_exactnn_body@>, <@m4_dnl
     tk_status st;
     tki_gemm_desc_plain(&d, TK_NO_TRANS, TK_NO_TRANS, $2, $3, $4, alpha, a, $5, b, $6, beta, c, $7);
     if (tki_gemm_f32_exact_body_<@@>TKM_CPU<@@>_$1(&d, &st)) return st;
-    return tki_gemm_f32_plain_generic_<@@>TKM_CPU<@@>(TK_NO_TRANS, TK_NO_TRANS, $2, $3, $4, alpha, a, $5, b, $6, beta, c,
-                                                  $7, &tki_gemm_f32_cfgs_<@@>TKM_CPU[$1], $1);
+    return tki_gemm_f32_desc_generic_<@@>TKM_CPU<@@>(TK_NO_TRANS, TK_NO_TRANS, $2, $3, $4, alpha, a, $5, b, $6, beta, c,
+                                                 $7, &tki_gemm_f32_cfg_<@@>TKM_CPU<@@>_$1);
 @>)
 m4_dnl # _tkm_exact_inline_k: the deepest exact row whose tiles inline their microkernel. Inlined, a
 m4_dnl # kernel saves its call and takes the instance's constant leading dimensions (no row pointers,
@@ -643,7 +672,7 @@ static inline TKM_TARGET int tki_gemm_f32_tiles_<@@>TKM_CPU<@@>_$1(const tki_gem
  * The descriptor instance and the plain one below both inline it. */
 static inline TKM_TARGET int tki_gemm_f32_exact_body_<@@>TKM_CPU<@@>_$1(const tk_gemm_desc *d0, tk_status *st)
 {
-    const tki_gemm_cfg *cfg = &tki_gemm_f32_cfgs_<@@>TKM_CPU[$1];
+    const tki_gemm_cfg *cfg = &tki_gemm_f32_cfg_<@@>TKM_CPU<@@>_$1;
     tk_gemm_desc d = *d0;
     tki_gemm_args g;
     float *ws;
@@ -782,20 +811,43 @@ static inline TKI_UNUSED tk_status tki_gemm_f32_ex_<@@>TKM_CPU<@@>(const tk_gemm
     return tki_gemm_f32_generic_<@@>TKM_CPU<@@>(d, &tki_gemm_f32_cfgs_<@@>TKM_CPU[idx]);
 }
 
+/* The generic driver for a plain call, with configuration cfg (its row's, or the tuner's candidate):
+ * a call of more than one tile, an exact row's call turned away. Out of line: its descriptor lives
+ * in memory (the blocked loops take its address) and its frame is large, which the small calls that
+ * stop before it must not pay for. It names no row, so a literal shape's call reaches it without
+ * the table (tki_gemm_f32_cfg_row). */
+static TKI_NOINLINE TKI_UNUSED TKM_TARGET tk_status tki_gemm_f32_desc_generic_<@@>TKM_CPU<@@>(tk_trans transa, tk_trans transb,
+        size_t m, size_t n, size_t k, float alpha, const float *a, size_t lda, const float *b, size_t ldb, float beta,
+        float *c, size_t ldc, const tki_gemm_cfg *cfg)
+{
+    tk_gemm_desc d;
+    tki_gemm_desc_plain(&d, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    return tki_gemm_f32_generic_<@@>TKM_CPU<@@>(&d, cfg);
+}
+
 /* The plain entry's way for what neither an exact-shape instance nor the single-tile path below
- * takes: a transposed call (the descriptor instance of an exact row handles transposes), a call of
- * more than one tile, an exact row's call turned away. Out of line: its descriptor lives in memory
- * (the blocked loops take its address) and its frame is large, which the small calls that stop
- * before it must not pay for. cfg: row idx's configuration (or the tuner's candidate, idx -1). */
+ * takes: a transposed call goes to the descriptor instance of its exact row, if it has one (they
+ * handle transposes), everything else to the generic driver. cfg: row idx's configuration. Inlined
+ * into plain_generic, and into a literal shape's call (plain_body), where idx is a constant and the
+ * instances' switch folds. */
+static inline TKI_ALWAYS_INLINE TKI_UNUSED tk_status tki_gemm_f32_plain_generic_body_<@@>TKM_CPU<@@>(tk_trans transa,
+        tk_trans transb, size_t m, size_t n, size_t k, float alpha, const float *a, size_t lda, const float *b,
+        size_t ldb, float beta, float *c, size_t ldc, const tki_gemm_cfg *cfg, int idx)
+{
+    if (!(transa == TK_NO_TRANS && transb == TK_NO_TRANS)) {
+        tk_gemm_desc d;
+        tk_status st;
+        tki_gemm_desc_plain(&d, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+        if (tki_gemm_f32_exact_<@@>TKM_CPU<@@>(idx, &d, &st)) return st;
+    }
+    return tki_gemm_f32_desc_generic_<@@>TKM_CPU<@@>(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, cfg);
+}
 static TKI_NOINLINE TKI_UNUSED TKM_TARGET tk_status tki_gemm_f32_plain_generic_<@@>TKM_CPU<@@>(tk_trans transa, tk_trans transb,
         size_t m, size_t n, size_t k, float alpha, const float *a, size_t lda, const float *b, size_t ldb, float beta,
         float *c, size_t ldc, const tki_gemm_cfg *cfg, int idx)
 {
-    tk_gemm_desc d;
-    tk_status st;
-    tki_gemm_desc_plain(&d, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-    if (!(transa == TK_NO_TRANS && transb == TK_NO_TRANS) && tki_gemm_f32_exact_<@@>TKM_CPU<@@>(idx, &d, &st)) return st;
-    return tki_gemm_f32_generic_<@@>TKM_CPU<@@>(&d, cfg);
+    return tki_gemm_f32_plain_generic_body_<@@>TKM_CPU<@@>(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc,
+                                                       cfg, idx);
 }
 
 /* An untransposed plain call of several tiles that the sweeps run one after another (one column
@@ -863,8 +915,8 @@ static TKI_NOINLINE TKI_UNUSED TKM_TARGET tk_status tki_gemm_f32_plain_cfg_call_
 {
     tk_status st;
     if (tki_gemm_f32_plain_cfg_<@@>TKM_CPU<@@>(cfg, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, &st)) return st;
-    return tki_gemm_f32_plain_generic_<@@>TKM_CPU<@@>(TK_NO_TRANS, TK_NO_TRANS, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc,
-                                                  cfg, -1);
+    return tki_gemm_f32_desc_generic_<@@>TKM_CPU<@@>(TK_NO_TRANS, TK_NO_TRANS, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc,
+                                                 cfg);
 }
 
 /* The plain entry's way for what no exact-shape instance takes (idx: the row, where the caller
@@ -907,6 +959,20 @@ TKM_EXACTNN_FIRST<@@>m4_ifelse(m4_defn(<@TKM_EXACTNN_TESTS@>), <@@>, <@@>, <@m4_
 TKM_EXACTNN_TESTS<@@>        }
 @>)m4_dnl
     }
+#if defined(__GNUC__) && defined(__OPTIMIZE__)
+    /* A literal shape that no exact row took: its row is a constant, and the call names that row's
+     * configuration alone (tki_gemm_f32_cfg_row), never the table, so a unit whose calls all have
+     * literal shapes compiles only their rows' kernels. An untransposed call runs the way the tuner
+     * times a row (plain_cfg_call); a transposed one as plain_generic runs it. */
+    if (__builtin_constant_p(m) && __builtin_constant_p(n) && __builtin_constant_p(k)) {
+        const int idx = tki_gemm_f32_select_<@@>TKM_CPU<@@>(m, n, k);
+        if (transa == TK_NO_TRANS && transb == TK_NO_TRANS)
+            return tki_gemm_f32_plain_cfg_call_<@@>TKM_CPU<@@>(tki_gemm_f32_cfg_row_<@@>TKM_CPU<@@>(idx), m, n, k, alpha, a, lda, b,
+                                                            ldb, beta, c, ldc);
+        return tki_gemm_f32_plain_generic_body_<@@>TKM_CPU<@@>(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc,
+                                                           tki_gemm_f32_cfg_row_<@@>TKM_CPU<@@>(idx), idx);
+    }
+#endif
     return tki_gemm_f32_plain_slow_<@@>TKM_CPU<@@>(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, -1);
 }
 

@@ -40,13 +40,17 @@ static inline tk_status tk_gemm_f32_ex(const tk_gemm_desc *d)
     return TKI_SEL(tki_gemm_f32_ex)(d);
 }
 
-static inline tk_status tk_gemm_f32(tk_trans transa, tk_trans transb, size_t m, size_t n, size_t k,
-                                    float alpha, const float *a, size_t lda, const float *b,
-                                    size_t ldb, float beta, float *c, size_t ldc)
+static inline TKI_ALWAYS_INLINE tk_status tk_gemm_f32(tk_trans transa, tk_trans transb, size_t m, size_t n,
+                                                      size_t k, float alpha, const float *a, size_t lda,
+                                                      const float *b, size_t ldb, float beta, float *c,
+                                                      size_t ldc)
 {
     /* Inlined here: the exact-shape tests run in the caller, which then calls the chosen instance
      * with every argument in a register (a call through an out-of-line entry of 13 arguments cost
-     * 1.2 ns of a 3-ns 4x4x4 call); a literal shape folds to that one call. */
+     * 1.2 ns of a 3-ns 4x4x4 call); a literal shape folds to that one call. Always inlined: GCC
+     * otherwise inlines it only after deciding what to compile, and a unit whose calls all have
+     * literal shapes then compiled the whole table for the paths they had folded away (docs/api.md,
+     * "Compile time"). */
     return TKI_SEL(tki_gemm_f32_plain_body)(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 

@@ -29,6 +29,25 @@ static const tki_gemm_cfg tki_gemm_f32_cfgs_generic[2] = {
     {tki_ukr_gemm_f32_4x4_scalar_bcast_u1, 0, 0, 4, 4, 1, 64, 64, 256, 1, 0x6e, 0x6e, 0, 0, 0}, /* 1: modelled, tuning_tables/generic/generic.tkt:19 */
 };
 
+/* Every row's configuration again, an object of its own (tki_gemm_f32_cfg_row_generic, below). */
+static const tki_gemm_cfg tki_gemm_f32_cfg_generic_0 TKI_UNUSED = {tki_ukr_gemm_f32_4x4_scalar_bcast_u1, 0, 0, 4, 4, 1, 64, 64, 256, 1, 0x6e, 0x6e, 0, 0, 0};
+static const tki_gemm_cfg tki_gemm_f32_cfg_generic_1 TKI_UNUSED = {tki_ukr_gemm_f32_4x4_scalar_bcast_u1, 0, 0, 4, 4, 1, 64, 64, 256, 1, 0x6e, 0x6e, 0, 0, 0};
+
+/* Row idx's own configuration object, for a constant idx only (a literal shape's row: the switch
+ * folds to one case). The array refers to every row's kernels, so a unit that refers to it
+ * compiles them all (70 s for spr, docs/api.md); the exact-shape instances and a literal shape's
+ * call name their row's object instead, and a unit whose calls all have literal shapes compiles
+ * only their rows' kernels. Never with a run-time idx: compilers keep such a switch, and every
+ * object it names, until after they have decided which functions to compile. */
+static inline TKI_ALWAYS_INLINE TKI_UNUSED const tki_gemm_cfg *tki_gemm_f32_cfg_row_generic(int idx)
+{
+    switch (idx) {
+    case 0: return &tki_gemm_f32_cfg_generic_0;
+    case 1: return &tki_gemm_f32_cfg_generic_1;
+    default: return &tki_gemm_f32_cfgs_generic[idx];
+    }
+}
+
 /* The row of a shape that matches no exact-shape row: the first of the other rows that contains
  * (m, n, k), as the table says, found by a tree of a few compares per dimension. */
 static inline TKI_UNUSED TKI_ALWAYS_INLINE int tki_gemm_f32_select_general_generic(size_t m, size_t n, size_t k)
@@ -382,25 +401,30 @@ static TKI_NOINLINE TKI_UNUSED  void tki_gemm_f32_part_generic(const tki_gemm_cf
     if (tki_gemm_f32_sweeps_generic(cfg, g, i0, i1, j0, j1)) return;
     tki_gemm_f32_blocked_generic(cfg, g, i0, i1, j0, j1, ws, ws_floats, 0);
 }
-static inline TKI_UNUSED size_t tki_gemm_f32_workspace_size_generic(const tk_gemm_desc *d)
+/* Bytes of workspace d's call needs with configuration cfg (0 when there is nothing to do) */
+static inline TKI_UNUSED size_t tki_gemm_f32_ws_bytes_generic(const tki_gemm_cfg *cfg, const tk_gemm_desc *d)
 {
-    const tki_gemm_cfg *cfg;
     size_t nr, panels;
-    if (!d || d->m == 0 || d->n == 0) return 0;
-    cfg = &tki_gemm_f32_cfgs_generic[tki_gemm_f32_select_generic(d->m, d->n, d->k)];
+    if (d->m == 0 || d->n == 0) return 0;
     nr = tki_gemm_f32_nr_generic(cfg);
     panels = cfg->packb ? tki_min(cfg->ncp, (d->n + nr - 1) / nr) : 1;
     return tki_gemm_f32_ws_need_generic(cfg, d->m, d->k, panels) * sizeof(float);
 }
+static inline TKI_UNUSED size_t tki_gemm_f32_workspace_size_generic(const tk_gemm_desc *d)
+{
+    if (!d) return 0;
+    return tki_gemm_f32_ws_bytes_generic(&tki_gemm_f32_cfgs_generic[tki_gemm_f32_select_generic(d->m, d->n, d->k)], d);
+}
 
-/* The workspace a validated problem runs in: the caller's, checked against the size query, or the
- * static per-thread buffer. */
+/* The workspace a validated problem runs in: the caller's, checked against what cfg needs (the size
+ * query's figure: cfg is the row of d's shape, or the tuner's candidate), or the static per-thread
+ * buffer. */
 static inline  tk_status tki_gemm_f32_ws_pick_generic(const tki_gemm_cfg *cfg, const tk_gemm_desc *d,
                                                           const tki_gemm_args *g, float **ws, size_t *ws_floats)
 {
     static TKI_THREAD_LOCAL float tki_ws_static[TKI_GEMM_F32_WS_STATIC_generic] TKI_ALIGNED(64);
     if (d->workspace) {
-        if (g->k && d->workspace_size < tki_gemm_f32_workspace_size_generic(d)) return TK_ERR_WORKSPACE;
+        if (g->k && d->workspace_size < tki_gemm_f32_ws_bytes_generic(cfg, d)) return TK_ERR_WORKSPACE;
         *ws = (float *)d->workspace;
         *ws_floats = d->workspace_size / sizeof(float);
         return TK_OK;
@@ -424,16 +448,16 @@ static inline  tk_status tki_gemm_f32_ws_pick_generic(const tki_gemm_cfg *cfg, c
     return TK_OK;
 }
 
-static TKI_NOINLINE TKI_UNUSED  tk_status tki_gemm_f32_plain_generic_generic(tk_trans transa, tk_trans transb,
+static TKI_NOINLINE TKI_UNUSED  tk_status tki_gemm_f32_desc_generic_generic(tk_trans transa, tk_trans transb,
         size_t m, size_t n, size_t k, float alpha, const float *a, size_t lda, const float *b, size_t ldb, float beta,
-        float *c, size_t ldc, const tki_gemm_cfg *cfg, int idx);
+        float *c, size_t ldc, const tki_gemm_cfg *cfg);
 
 /* Row 0 matches 7 x 5 x 3 only: validates d with that shape constant (the checks fold to a few
  * compares), then computes into *st and returns 1; returns 0 when the generic entry must run instead.
  * The descriptor instance and the plain one below both inline it. */
 static inline  int tki_gemm_f32_exact_body_generic_0(const tk_gemm_desc *d0, tk_status *st)
 {
-    const tki_gemm_cfg *cfg = &tki_gemm_f32_cfgs_generic[0];
+    const tki_gemm_cfg *cfg = &tki_gemm_f32_cfg_generic_0;
     tk_gemm_desc d = *d0;
     tki_gemm_args g;
     float *ws;
@@ -480,8 +504,8 @@ static TKI_UNUSED TKI_FLATTEN  tk_status tki_gemm_f32_exactld_generic_0(float al
     tk_status st;
     tki_gemm_desc_plain(&d, TK_NO_TRANS, TK_NO_TRANS, 7, 5, 3, alpha, a, lda, b, ldb, beta, c, ldc);
     if (tki_gemm_f32_exact_body_generic_0(&d, &st)) return st;
-    return tki_gemm_f32_plain_generic_generic(TK_NO_TRANS, TK_NO_TRANS, 7, 5, 3, alpha, a, lda, b, ldb, beta, c,
-                                                  ldc, &tki_gemm_f32_cfgs_generic[0], 0);
+    return tki_gemm_f32_desc_generic_generic(TK_NO_TRANS, TK_NO_TRANS, 7, 5, 3, alpha, a, lda, b, ldb, beta, c,
+                                                 ldc, &tki_gemm_f32_cfg_generic_0);
 }
 static TKI_UNUSED TKI_FLATTEN  tk_status tki_gemm_f32_exactnn_generic_0(float alpha, const float *a, size_t lda,
         const float *b, size_t ldb, float beta, float *c, size_t ldc)
@@ -492,8 +516,8 @@ static TKI_UNUSED TKI_FLATTEN  tk_status tki_gemm_f32_exactnn_generic_0(float al
     tk_status st;
     tki_gemm_desc_plain(&d, TK_NO_TRANS, TK_NO_TRANS, 7, 5, 3, alpha, a, 3, b, 5, beta, c, 5);
     if (tki_gemm_f32_exact_body_generic_0(&d, &st)) return st;
-    return tki_gemm_f32_plain_generic_generic(TK_NO_TRANS, TK_NO_TRANS, 7, 5, 3, alpha, a, 3, b, 5, beta, c,
-                                                  5, &tki_gemm_f32_cfgs_generic[0], 0);
+    return tki_gemm_f32_desc_generic_generic(TK_NO_TRANS, TK_NO_TRANS, 7, 5, 3, alpha, a, 3, b, 5, beta, c,
+                                                 5, &tki_gemm_f32_cfg_generic_0);
     }
 }
 
@@ -565,20 +589,43 @@ static inline TKI_UNUSED tk_status tki_gemm_f32_ex_generic(const tk_gemm_desc *d
     return tki_gemm_f32_generic_generic(d, &tki_gemm_f32_cfgs_generic[idx]);
 }
 
+/* The generic driver for a plain call, with configuration cfg (its row's, or the tuner's candidate):
+ * a call of more than one tile, an exact row's call turned away. Out of line: its descriptor lives
+ * in memory (the blocked loops take its address) and its frame is large, which the small calls that
+ * stop before it must not pay for. It names no row, so a literal shape's call reaches it without
+ * the table (tki_gemm_f32_cfg_row). */
+static TKI_NOINLINE TKI_UNUSED  tk_status tki_gemm_f32_desc_generic_generic(tk_trans transa, tk_trans transb,
+        size_t m, size_t n, size_t k, float alpha, const float *a, size_t lda, const float *b, size_t ldb, float beta,
+        float *c, size_t ldc, const tki_gemm_cfg *cfg)
+{
+    tk_gemm_desc d;
+    tki_gemm_desc_plain(&d, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    return tki_gemm_f32_generic_generic(&d, cfg);
+}
+
 /* The plain entry's way for what neither an exact-shape instance nor the single-tile path below
- * takes: a transposed call (the descriptor instance of an exact row handles transposes), a call of
- * more than one tile, an exact row's call turned away. Out of line: its descriptor lives in memory
- * (the blocked loops take its address) and its frame is large, which the small calls that stop
- * before it must not pay for. cfg: row idx's configuration (or the tuner's candidate, idx -1). */
+ * takes: a transposed call goes to the descriptor instance of its exact row, if it has one (they
+ * handle transposes), everything else to the generic driver. cfg: row idx's configuration. Inlined
+ * into plain_generic, and into a literal shape's call (plain_body), where idx is a constant and the
+ * instances' switch folds. */
+static inline TKI_ALWAYS_INLINE TKI_UNUSED tk_status tki_gemm_f32_plain_generic_body_generic(tk_trans transa,
+        tk_trans transb, size_t m, size_t n, size_t k, float alpha, const float *a, size_t lda, const float *b,
+        size_t ldb, float beta, float *c, size_t ldc, const tki_gemm_cfg *cfg, int idx)
+{
+    if (!(transa == TK_NO_TRANS && transb == TK_NO_TRANS)) {
+        tk_gemm_desc d;
+        tk_status st;
+        tki_gemm_desc_plain(&d, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+        if (tki_gemm_f32_exact_generic(idx, &d, &st)) return st;
+    }
+    return tki_gemm_f32_desc_generic_generic(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, cfg);
+}
 static TKI_NOINLINE TKI_UNUSED  tk_status tki_gemm_f32_plain_generic_generic(tk_trans transa, tk_trans transb,
         size_t m, size_t n, size_t k, float alpha, const float *a, size_t lda, const float *b, size_t ldb, float beta,
         float *c, size_t ldc, const tki_gemm_cfg *cfg, int idx)
 {
-    tk_gemm_desc d;
-    tk_status st;
-    tki_gemm_desc_plain(&d, transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-    if (!(transa == TK_NO_TRANS && transb == TK_NO_TRANS) && tki_gemm_f32_exact_generic(idx, &d, &st)) return st;
-    return tki_gemm_f32_generic_generic(&d, cfg);
+    return tki_gemm_f32_plain_generic_body_generic(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc,
+                                                       cfg, idx);
 }
 
 /* An untransposed plain call of several tiles that the sweeps run one after another (one column
@@ -647,8 +694,8 @@ static TKI_NOINLINE TKI_UNUSED  tk_status tki_gemm_f32_plain_cfg_call_generic(co
 {
     tk_status st;
     if (tki_gemm_f32_plain_cfg_generic(cfg, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, &st)) return st;
-    return tki_gemm_f32_plain_generic_generic(TK_NO_TRANS, TK_NO_TRANS, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc,
-                                                  cfg, -1);
+    return tki_gemm_f32_desc_generic_generic(TK_NO_TRANS, TK_NO_TRANS, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc,
+                                                 cfg);
 }
 
 /* The plain entry's way for what no exact-shape instance takes (idx: the row, where the caller
@@ -688,6 +735,20 @@ static inline TKI_ALWAYS_INLINE TKI_UNUSED tk_status tki_gemm_f32_plain_body_gen
     if (transa == TK_NO_TRANS && transb == TK_NO_TRANS) {
         if (m == 7 && n == 5 && k == 3) return tki_gemm_f32_exactnn_generic_0(alpha, a, lda, b, ldb, beta, c, ldc);
     }
+#if defined(__GNUC__) && defined(__OPTIMIZE__)
+    /* A literal shape that no exact row took: its row is a constant, and the call names that row's
+     * configuration alone (tki_gemm_f32_cfg_row), never the table, so a unit whose calls all have
+     * literal shapes compiles only their rows' kernels. An untransposed call runs the way the tuner
+     * times a row (plain_cfg_call); a transposed one as plain_generic runs it. */
+    if (__builtin_constant_p(m) && __builtin_constant_p(n) && __builtin_constant_p(k)) {
+        const int idx = tki_gemm_f32_select_generic(m, n, k);
+        if (transa == TK_NO_TRANS && transb == TK_NO_TRANS)
+            return tki_gemm_f32_plain_cfg_call_generic(tki_gemm_f32_cfg_row_generic(idx), m, n, k, alpha, a, lda, b,
+                                                            ldb, beta, c, ldc);
+        return tki_gemm_f32_plain_generic_body_generic(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc,
+                                                           tki_gemm_f32_cfg_row_generic(idx), idx);
+    }
+#endif
     return tki_gemm_f32_plain_slow_generic(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, -1);
 }
 
