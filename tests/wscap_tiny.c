@@ -5,11 +5,12 @@
 #define TK_STATIC_WORKSPACE_BYTES 64
 #include <tk/gemm.h>
 
-tk_status wscap_tiny(size_t m, size_t n, size_t k, const float *a, size_t lda, const float *b, size_t ldb, float *c,
-                     size_t ldc);
+tk_status wscap_tiny(const float *a, size_t lda, const float *b, size_t ldb, float *c, size_t ldc);
 
-tk_status wscap_tiny(size_t m, size_t n, size_t k, const float *a, size_t lda, const float *b, size_t ldb, float *c,
-                     size_t ldc)
+/* The one shape test_wscap runs here, literal: the unit compiles that row's kernels alone (45 s of
+ * make test's build as a call of run-time shape, which compiles the whole table; docs/api.md), and
+ * tests the way firmware that passes constant shapes reaches the static buffer. */
+tk_status wscap_tiny(const float *a, size_t lda, const float *b, size_t ldb, float *c, size_t ldc)
 {
-    return tk_gemm_f32(TK_NO_TRANS, TK_NO_TRANS, m, n, k, 1.0f, a, lda, b, ldb, 0.5f, c, ldc);
+    return tk_gemm_f32(TK_NO_TRANS, TK_NO_TRANS, 16, 2000, 700, 1.0f, a, lda, b, ldb, 0.5f, c, ldc);
 }
