@@ -410,24 +410,10 @@ static inline TKI_UNUSED size_t tki_gemm_f32_ws_bytes_generic(const tki_gemm_cfg
     panels = cfg->packb ? tki_min(cfg->ncp, (d->n + nr - 1) / nr) : 1;
     return tki_gemm_f32_ws_need_generic(cfg, d->m, d->k, panels) * sizeof(float);
 }
-
-/* The configuration of (m, n, k)'s row for the public entries, which are inlined where they are
- * called: the row's own object when the shape is a constant there (a descriptor filled with literal
- * sizes), else the array's entry. Not for tk's out-of-line functions, where the shape is never a
- * constant and the test would only keep every row's object until the compiler has decided what to
- * compile (tki_gemm_f32_cfg_row). */
-static inline TKI_ALWAYS_INLINE TKI_UNUSED const tki_gemm_cfg *tki_gemm_f32_cfg_of_generic(size_t m, size_t n, size_t k)
-{
-#if defined(__GNUC__) && defined(__OPTIMIZE__)
-    if (__builtin_constant_p(m) && __builtin_constant_p(n) && __builtin_constant_p(k))
-        return tki_gemm_f32_cfg_row_generic(tki_gemm_f32_select_generic(m, n, k));
-#endif
-    return &tki_gemm_f32_cfgs_generic[tki_gemm_f32_select_generic(m, n, k)];
-}
-static inline TKI_ALWAYS_INLINE TKI_UNUSED size_t tki_gemm_f32_workspace_size_generic(const tk_gemm_desc *d)
+static inline TKI_UNUSED size_t tki_gemm_f32_workspace_size_generic(const tk_gemm_desc *d)
 {
     if (!d) return 0;
-    return tki_gemm_f32_ws_bytes_generic(tki_gemm_f32_cfg_of_generic(d->m, d->n, d->k), d);
+    return tki_gemm_f32_ws_bytes_generic(&tki_gemm_f32_cfgs_generic[tki_gemm_f32_select_generic(d->m, d->n, d->k)], d);
 }
 
 /* The workspace a validated problem runs in: the caller's, checked against what cfg needs (the size
@@ -593,14 +579,14 @@ static inline TKI_UNUSED  tk_status tki_gemm_f32_generic_generic(const tk_gemm_d
 
 /* The descriptor entry for this CPU: a whole call whose shape has an exact-shape row runs that row's
  * instance; everything else the generic driver. */
-static inline TKI_ALWAYS_INLINE TKI_UNUSED tk_status tki_gemm_f32_ex_generic(const tk_gemm_desc *d)
+static inline TKI_UNUSED tk_status tki_gemm_f32_ex_generic(const tk_gemm_desc *d)
 {
     tk_status st;
     int idx;
     if (!d) return TK_ERR_NULL;
     idx = tki_gemm_f32_select_generic(d->m, d->n, d->k);
     if (d->nparts <= 1 && tki_gemm_f32_exact_generic(idx, d, &st)) return st;
-    return tki_gemm_f32_generic_generic(d, tki_gemm_f32_cfg_of_generic(d->m, d->n, d->k));
+    return tki_gemm_f32_generic_generic(d, &tki_gemm_f32_cfgs_generic[idx]);
 }
 
 /* The generic driver for a plain call, with configuration cfg (its row's, or the tuner's candidate):
@@ -777,13 +763,13 @@ static TKI_NOINLINE TKI_UNUSED tk_status tki_gemm_f32_plain_generic(tk_trans tra
 /* Parts of d worth running at once, 1 to max_parts: no more than the tiles along the row's split
  * dimension (a part past them gets nothing) and at least TK_GEMM_MIN_PART_FLOPS of work per part
  * (handing work to another thread costs microseconds; below that one thread is faster). */
-static inline TKI_ALWAYS_INLINE TKI_UNUSED size_t tki_gemm_f32_parts_generic(const tk_gemm_desc *d, size_t max_parts)
+static inline TKI_UNUSED size_t tki_gemm_f32_parts_generic(const tk_gemm_desc *d, size_t max_parts)
 {
     const tki_gemm_cfg *cfg;
     size_t unit, len, parts;
     double by_work;
     if (!d || max_parts <= 1 || d->m == 0 || d->n == 0) return 1;
-    cfg = tki_gemm_f32_cfg_of_generic(d->m, d->n, d->k);
+    cfg = &tki_gemm_f32_cfgs_generic[tki_gemm_f32_select_generic(d->m, d->n, d->k)];
     unit = cfg->split == 0x6e ? tki_gemm_f32_nr_generic(cfg) : cfg->mr;
     len = cfg->split == 0x6e ? d->n : d->m;
     parts = tki_min(max_parts, (len + unit - 1) / unit);
