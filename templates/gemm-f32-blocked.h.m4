@@ -38,7 +38,7 @@ m4_dnl # PACKA 0 the direct form (no packed kernel: a transposed A runs it on a 
 m4_dnl # form (NV then counts columns). A direct row of several rows names its kernel's code for a last
 m4_dnl # row of one (tkm_ukr_direct_row1, gen/tkm.m4).
 m4_dnl # Each row's configuration is also an object of its own (TKM_CFG_ROWS, TKM_CFG_CASES), which a
-m4_dnl # constant row index names instead of the array (tki_gemm_f32_cfg, below).
+m4_dnl # constant row index names instead of the array (tki_gemm_f32_cfg_row, below).
 m4_define(<@TKM_CFG_ROWS@>, <@@>)
 m4_define(<@TKM_CFG_CASES@>, <@@>)
 m4_define(<@_tkm_cfg_init@>, <@{m4_ifelse($11, 2, <@tkm_ukr_dot_name($2, $3, $4), 0, 0@>, $11, 0, <@0, tkm_ukr_direct_ptr($2, $3, $4, $14), tkm_ukr_sweep_name($2, $3, $4, $14)@>, <@tkm_ukr_name($2, $3, $4, $14), 0, 0@>), $2, $3, $4, $5, $6, $7, $8, m4_ifelse($9, m, 0x6d, 0x6e), m4_ifelse($10, m, 0x6d, 0x6e), m4_ifelse($11, 2, 1, 0), m4_ifelse($11/m4_eval($2 > 1), 0/1, <@tkm_ukr_row1_name($2, $3, $4, $14), tkm_ukr_row1_sweep_name($2, $3, $4, $14)@>, <@0, 0@>)}@>)
