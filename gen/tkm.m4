@@ -116,7 +116,7 @@ $1(_tkm_sweep_tile, $2, $3, $4, 1, $5)m4_dnl
 m4_popdef(<@tkm_ukr_attrs@>)@>)m4_dnl
 m4_ifelse(_tkm_sweep_wrap, 1, <@m4_dnl
 /* the kernel called out of line, as the template asks for tiles of these rows */
-static TKI_NOINLINE TKM_TARGET void _tkm_sweep_call<@@>(TKI_UKR_PARAMS)
+TKI_STATIC TKI_NOINLINE TKM_TARGET void _tkm_sweep_call<@@>(TKI_UKR_PARAMS)
 {
     tkm_ukr_direct_name($2, $3, $4, $5)(k, a, b, ldb, c, ldc, m, n, aux);
 }
@@ -190,7 +190,7 @@ m4_pushdef(<@TKM_SUMS_MR@>, $2)m4_pushdef(<@tkm_ukr_attrs@>, <@TKI_UNUSED @>)m4_
 $1(tkm_ukr_row1_name($2, $3, $4, $5), 1, $3, $4, 1, $5)m4_dnl
 m4_popdef(<@tkm_ukr_attrs@>)m4_popdef(<@TKM_SUMS_MR@>)m4_dnl
 /* and on every column tile of one row, each as the kernel's sweep runs it */
-static TKI_UNUSED TKM_TARGET void tkm_ukr_row1_sweep_name($2, $3, $4, $5)(TKI_UKR_PARAMS)
+TKI_STATIC TKI_UNUSED TKM_TARGET void tkm_ukr_row1_sweep_name($2, $3, $4, $5)(TKI_UKR_PARAMS)
 _tkm_sweep_body($3, tkm_ukr_row1_name($2, $3, $4, $5), tkm_ukr_row1_name($2, $3, $4, $5))m4_dnl
 @>)@>)@>)
 

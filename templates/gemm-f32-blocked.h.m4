@@ -29,25 +29,31 @@ m4_ifelse(TKM_REQUIRE_MACRO, <@none@>, <@@>, <@#if !defined(TKM_REQUIRE_MACRO)
 #define TKI_GEMM_F32_WS_STATIC_<@@>TKM_CPU (TK_STATIC_WORKSPACE_BYTES / 4)
 #endif
 
-/* One entry per table row, in row order; the decision tree below returns the index. */
-static const tki_gemm_cfg tki_gemm_f32_cfgs_<@@>TKM_CPU[TKM_NCFG] = {
+/* The table's rows, one configuration each, in row order; the decision tree below returns the
+ * index. A static of the function that returns it, never of the file, as every object of tk is:
+ * gcc at -O0 emits every file-scope static object, used or not, and this one refers to every
+ * kernel (TKI_STATIC, tk/internal.h); a function's statics come only with the function. */
+#define TKI_GEMM_F32_NCFG_<@@>TKM_CPU TKM_NCFG
+static inline TKI_ALWAYS_INLINE TKI_UNUSED const tki_gemm_cfg *tki_gemm_f32_cfgs_<@@>TKM_CPU<@@>(void)
+{
+    static const tki_gemm_cfg tki_gemm_f32_cfgs_<@@>TKM_CPU<@@>_rows[TKM_NCFG] = {
 @>)
 
 m4_dnl # tkm_gemm_config(ID, MR, NV, KU, MC, NC_PANELS, KC, PACKB, SPLIT, ORDER, PACKA, EVIDENCE, WHERE, PF):
 m4_dnl # PACKA 0 the direct form (no packed kernel: a transposed A runs it on a copy), 1 packed, 2 the dot
 m4_dnl # form (NV then counts columns). A direct row of several rows names its kernel's code for a last
 m4_dnl # row of one (tkm_ukr_direct_row1, gen/tkm.m4).
-m4_dnl # Each row's configuration is also an object of its own (TKM_CFG_ROWS, TKM_CFG_CASES), which a
-m4_dnl # constant row index names instead of the array (tki_gemm_f32_cfg_row, below).
-m4_define(<@TKM_CFG_ROWS@>, <@@>)
+m4_dnl # Each row's configuration is also an object of its own (TKM_CFG_CASES: a static of its case in
+m4_dnl # tki_gemm_f32_cfg_row, below), which a constant row index names instead of the array.
 m4_define(<@TKM_CFG_CASES@>, <@@>)
 m4_define(<@_tkm_cfg_init@>, <@{m4_ifelse($11, 2, <@tkm_ukr_dot_name($2, $3, $4), 0, 0@>, $11, 0, <@0, tkm_ukr_direct_ptr($2, $3, $4, $14), tkm_ukr_sweep_name($2, $3, $4, $14)@>, <@tkm_ukr_name($2, $3, $4, $14), 0, 0@>), $2, $3, $4, $5, $6, $7, $8, m4_ifelse($9, m, 0x6d, 0x6e), m4_ifelse($10, m, 0x6d, 0x6e), m4_ifelse($11, 2, 1, 0), m4_ifelse($11/m4_eval($2 > 1), 0/1, <@tkm_ukr_row1_name($2, $3, $4, $14), tkm_ukr_row1_sweep_name($2, $3, $4, $14)@>, <@0, 0@>)}@>)
 m4_define(<@tkm_gemm_config@>, <@tkm_nargs(<@tkm_gemm_config@>, 14, $#)m4_dnl
-m4_define(<@TKM_CFG_ROWS@>, m4_defn(<@TKM_CFG_ROWS@>)<@static const tki_gemm_cfg tki_gemm_f32_cfg_<@@>TKM_CPU<@@>_$1 TKI_UNUSED = _tkm_cfg_init($@);
+m4_define(<@TKM_CFG_CASES@>, m4_defn(<@TKM_CFG_CASES@>)<@    case $1: {
+        static const tki_gemm_cfg tki_gemm_f32_cfg_<@@>TKM_CPU<@@>_$1 = _tkm_cfg_init($@);
+        return &tki_gemm_f32_cfg_<@@>TKM_CPU<@@>_$1;
+    }
 @>)m4_dnl
-m4_define(<@TKM_CFG_CASES@>, m4_defn(<@TKM_CFG_CASES@>)<@    case $1: return &tki_gemm_f32_cfg_<@@>TKM_CPU<@@>_$1;
-@>)m4_dnl
-    _tkm_cfg_init($@), /* $1: $12, $13 */@>)
+        _tkm_cfg_init($@), /* $1: $12, $13 */@>)
 
 m4_dnl # tkm_gemm_select_begin ... tkm_gemm_select_end: the decision tree over the rows that are not
 m4_dnl # exact shapes, which tkgen computes (gen/tkgen.c, emit_tree): tkm_gemm_split(DEPTH, VAR, AT)
@@ -55,10 +61,10 @@ m4_dnl # opens the branch VAR <= AT, tkm_gemm_else(DEPTH) the other, tkm_gemm_fi
 m4_dnl # tkm_gemm_leaf(DEPTH, ID) returns a row. Then tkm_gemm_select_exact(ID, M, N, K) per exact row
 m4_dnl # and tkm_gemm_select_exact_end: the whole choice, the exact rows tested first.
 m4_define(<@tkm_gemm_select_begin@>, <@m4_dnl
-};
+    };
+    return tki_gemm_f32_cfgs_<@@>TKM_CPU<@@>_rows;
+}
 
-/* Every row's configuration again, an object of its own (tki_gemm_f32_cfg_row_<@@>TKM_CPU, below). */
-TKM_CFG_ROWS<@@>
 /* Row idx's own configuration object, for a constant idx only (a literal shape's row: the switch
  * folds to one case). The array refers to every row's kernels, so a unit that refers to it
  * compiles them all (70 s for spr, docs/api.md); the exact-shape instances and a literal shape's
@@ -68,7 +74,7 @@ TKM_CFG_ROWS<@@>
 static inline TKI_ALWAYS_INLINE TKI_UNUSED const tki_gemm_cfg *tki_gemm_f32_cfg_row_<@@>TKM_CPU<@@>(int idx)
 {
     switch (idx) {
-TKM_CFG_CASES<@@>    default: return &tki_gemm_f32_cfgs_<@@>TKM_CPU[idx];
+TKM_CFG_CASES<@@>    default: return &tki_gemm_f32_cfgs_<@@>TKM_CPU<@@>()[idx];
     }
 }
 
@@ -507,7 +513,7 @@ static inline TKI_ALWAYS_INLINE TKM_TARGET int tki_gemm_f32_sweeps_<@@>TKM_CPU<@
  * on the number of parts. Out of line: inlined into the plain entry's slow path, whose
  * single-tile calls never reach it, it made that function's frame large enough to spill the shape
  * the decision tree reads first (5x5x5 20.6 -> 20.2 ns, 10x10x10 43.0 -> 42.0 ns on the Zen 4). */
-static TKI_NOINLINE TKI_UNUSED TKM_TARGET void tki_gemm_f32_part_<@@>TKM_CPU<@@>(const tki_gemm_cfg *cfg, const tki_gemm_args *g, size_t part,
+TKI_STATIC TKI_NOINLINE TKI_UNUSED TKM_TARGET void tki_gemm_f32_part_<@@>TKM_CPU<@@>(const tki_gemm_cfg *cfg, const tki_gemm_args *g, size_t part,
                                                    size_t nparts, float *ws, size_t ws_floats)
 {
     size_t i0 = 0, i1 = g->m, j0 = 0, j1 = g->n;
@@ -541,7 +547,7 @@ static inline TKI_UNUSED size_t tki_gemm_f32_ws_bytes_<@@>TKM_CPU<@@>(const tki_
 static inline TKI_UNUSED size_t tki_gemm_f32_workspace_size_<@@>TKM_CPU<@@>(const tk_gemm_desc *d)
 {
     if (!d) return 0;
-    return tki_gemm_f32_ws_bytes_<@@>TKM_CPU<@@>(&tki_gemm_f32_cfgs_<@@>TKM_CPU[tki_gemm_f32_select_<@@>TKM_CPU<@@>(d->m, d->n, d->k)], d);
+    return tki_gemm_f32_ws_bytes_<@@>TKM_CPU<@@>(&tki_gemm_f32_cfgs_<@@>TKM_CPU<@@>()[tki_gemm_f32_select_<@@>TKM_CPU<@@>(d->m, d->n, d->k)], d);
 }
 
 /* The workspace a validated problem runs in: the caller's, checked against what cfg needs (the size
@@ -582,7 +588,7 @@ m4_dnl # driver compiled for that one shape, so loop bounds, edge masks and the 
 m4_dnl # Their plain instances end in the generic driver out of line (below, in tkm_gemm_entry) when they
 m4_dnl # turn a call away, so it is declared first; tkm_gemm_exact_begin comes right after the driver.
 m4_define(<@tkm_gemm_exact_begin@>, <@m4_dnl
-static TKI_NOINLINE TKI_UNUSED TKM_TARGET tk_status tki_gemm_f32_desc_generic_<@@>TKM_CPU<@@>(tk_trans transa, tk_trans transb,
+TKI_STATIC TKI_NOINLINE TKI_UNUSED TKM_TARGET tk_status tki_gemm_f32_desc_generic_<@@>TKM_CPU<@@>(tk_trans transa, tk_trans transb,
         size_t m, size_t n, size_t k, float alpha, const float *a, size_t lda, const float *b, size_t ldb, float beta,
         float *c, size_t ldc, const tki_gemm_cfg *cfg);
 @>)
@@ -610,7 +616,7 @@ m4_define(<@_tkm_exactnn_body@>, <@m4_dnl
     tki_gemm_desc_plain(&d, TK_NO_TRANS, TK_NO_TRANS, $2, $3, $4, alpha, a, $5, b, $6, beta, c, $7);
     if (tki_gemm_f32_exact_body_<@@>TKM_CPU<@@>_$1(&d, &st)) return st;
     return tki_gemm_f32_desc_generic_<@@>TKM_CPU<@@>(TK_NO_TRANS, TK_NO_TRANS, $2, $3, $4, alpha, a, $5, b, $6, beta, c,
-                                                 $7, &tki_gemm_f32_cfg_<@@>TKM_CPU<@@>_$1);
+                                                 $7, tki_gemm_f32_cfg_row_<@@>TKM_CPU<@@>($1));
 @>)
 m4_dnl # _tkm_exact_inline_k: the deepest exact row whose tiles inline their microkernel. Inlined, a
 m4_dnl # kernel saves its call and takes the instance's constant leading dimensions (no row pointers,
@@ -672,7 +678,7 @@ static inline TKM_TARGET int tki_gemm_f32_tiles_<@@>TKM_CPU<@@>_$1(const tki_gem
  * The descriptor instance and the plain one below both inline it. */
 static inline TKM_TARGET int tki_gemm_f32_exact_body_<@@>TKM_CPU<@@>_$1(const tk_gemm_desc *d0, tk_status *st)
 {
-    const tki_gemm_cfg *cfg = &tki_gemm_f32_cfg_<@@>TKM_CPU<@@>_$1;
+    const tki_gemm_cfg *cfg = tki_gemm_f32_cfg_row_<@@>TKM_CPU<@@>($1);
     tk_gemm_desc d = *d0;
     tki_gemm_args g;
     float *ws;
@@ -705,7 +711,7 @@ m4_ifelse($8, 0, <@m4_ifelse(_tkm_exact_tiles($2, $5), 1, <@m4_dnl
     tki_gemm_f32_blocked_<@@>TKM_CPU<@@>(cfg, &g, 0, $2, 0, $3, ws, ws_floats, 1);
     return 1;
 }
-static TKI_UNUSED TKI_FLATTEN TKM_TARGET int tki_gemm_f32_exact_<@@>TKM_CPU<@@>_$1(const tk_gemm_desc *d0, tk_status *st)
+TKI_STATIC TKI_UNUSED TKI_FLATTEN TKM_TARGET int tki_gemm_f32_exact_<@@>TKM_CPU<@@>_$1(const tk_gemm_desc *d0, tk_status *st)
 {
     return tki_gemm_f32_exact_body_<@@>TKM_CPU<@@>_$1(d0, st);
 }
@@ -720,11 +726,11 @@ static TKI_UNUSED TKI_FLATTEN TKM_TARGET int tki_gemm_f32_exact_<@@>TKM_CPU<@@>_
  * dimensions jump to their own instance first thing: with that instance's body here, its frame
  * (stack realigned, six registers saved) was built before the test. (A third function for the
  * contiguous case, reached by a second jump, ran 4x4x4 at 4.30 ns a call against 4.22.) */
-static TKI_UNUSED TKI_FLATTEN TKM_TARGET tk_status tki_gemm_f32_exactld_<@@>TKM_CPU<@@>_$1(float alpha, const float *a, size_t lda,
+TKI_STATIC TKI_UNUSED TKI_FLATTEN TKM_TARGET tk_status tki_gemm_f32_exactld_<@@>TKM_CPU<@@>_$1(float alpha, const float *a, size_t lda,
         const float *b, size_t ldb, float beta, float *c, size_t ldc)
 {
 _tkm_exactnn_body($1, $2, $3, $4, lda, ldb, ldc)}
-static TKI_UNUSED TKI_FLATTEN TKM_TARGET tk_status tki_gemm_f32_exactnn_<@@>TKM_CPU<@@>_$1(float alpha, const float *a, size_t lda,
+TKI_STATIC TKI_UNUSED TKI_FLATTEN TKM_TARGET tk_status tki_gemm_f32_exactnn_<@@>TKM_CPU<@@>_$1(float alpha, const float *a, size_t lda,
         const float *b, size_t ldb, float beta, float *c, size_t ldc)
 {
     if (lda != $4 || ldb != $3 || ldc != $3) return tki_gemm_f32_exactld_<@@>TKM_CPU<@@>_$1(alpha, a, lda, b, ldb, beta, c, ldc);
@@ -808,7 +814,7 @@ static inline TKI_UNUSED tk_status tki_gemm_f32_ex_<@@>TKM_CPU<@@>(const tk_gemm
     if (!d) return TK_ERR_NULL;
     idx = tki_gemm_f32_select_<@@>TKM_CPU<@@>(d->m, d->n, d->k);
     if (d->nparts <= 1 && tki_gemm_f32_exact_<@@>TKM_CPU<@@>(idx, d, &st)) return st;
-    return tki_gemm_f32_generic_<@@>TKM_CPU<@@>(d, &tki_gemm_f32_cfgs_<@@>TKM_CPU[idx]);
+    return tki_gemm_f32_generic_<@@>TKM_CPU<@@>(d, &tki_gemm_f32_cfgs_<@@>TKM_CPU<@@>()[idx]);
 }
 
 /* The generic driver for a plain call, with configuration cfg (its row's, or the tuner's candidate):
@@ -816,7 +822,7 @@ static inline TKI_UNUSED tk_status tki_gemm_f32_ex_<@@>TKM_CPU<@@>(const tk_gemm
  * in memory (the blocked loops take its address) and its frame is large, which the small calls that
  * stop before it must not pay for. It names no row, so a literal shape's call reaches it without
  * the table (tki_gemm_f32_cfg_row). */
-static TKI_NOINLINE TKI_UNUSED TKM_TARGET tk_status tki_gemm_f32_desc_generic_<@@>TKM_CPU<@@>(tk_trans transa, tk_trans transb,
+TKI_STATIC TKI_NOINLINE TKI_UNUSED TKM_TARGET tk_status tki_gemm_f32_desc_generic_<@@>TKM_CPU<@@>(tk_trans transa, tk_trans transb,
         size_t m, size_t n, size_t k, float alpha, const float *a, size_t lda, const float *b, size_t ldb, float beta,
         float *c, size_t ldc, const tki_gemm_cfg *cfg)
 {
@@ -842,7 +848,7 @@ static inline TKI_ALWAYS_INLINE TKI_UNUSED tk_status tki_gemm_f32_plain_generic_
     }
     return tki_gemm_f32_desc_generic_<@@>TKM_CPU<@@>(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, cfg);
 }
-static TKI_NOINLINE TKI_UNUSED TKM_TARGET tk_status tki_gemm_f32_plain_generic_<@@>TKM_CPU<@@>(tk_trans transa, tk_trans transb,
+TKI_STATIC TKI_NOINLINE TKI_UNUSED TKM_TARGET tk_status tki_gemm_f32_plain_generic_<@@>TKM_CPU<@@>(tk_trans transa, tk_trans transb,
         size_t m, size_t n, size_t k, float alpha, const float *a, size_t lda, const float *b, size_t ldb, float beta,
         float *c, size_t ldc, const tki_gemm_cfg *cfg, int idx)
 {
@@ -857,7 +863,7 @@ static TKI_NOINLINE TKI_UNUSED TKM_TARGET tk_status tki_gemm_f32_plain_generic_<
  * rows, where the driver never copies B, so it would need no workspace either. Out of line: inlined
  * beside the single-tile path below, it cost that path's calls 4-14% (7x7x7 to 14x14x14, paired
  * runs). Returns 0, having validated the call or not, when the sweeps cannot take it. */
-static TKI_NOINLINE TKI_UNUSED TKM_TARGET int tki_gemm_f32_plain_sweeps_<@@>TKM_CPU<@@>(const tki_gemm_cfg *cfg, size_t m,
+TKI_STATIC TKI_NOINLINE TKI_UNUSED TKM_TARGET int tki_gemm_f32_plain_sweeps_<@@>TKM_CPU<@@>(const tki_gemm_cfg *cfg, size_t m,
         size_t n, size_t k, float alpha, const float *a, size_t lda, const float *b, size_t ldb, float beta, float *c,
         size_t ldc, tk_status *st)
 {
@@ -909,7 +915,7 @@ static inline TKI_ALWAYS_INLINE TKM_TARGET int tki_gemm_f32_plain_cfg_<@@>TKM_CP
  * single tile and the sweeps turn away through the partition alone, without the generic driver's
  * cost, and so overrated k blocks shorter than k at small products: 4 x 9..12 x 1..64 took 4x16
  * kc 16, which ran 4x11x20 at 0.62 and 4x12x40 at 0.77 of the 4x64 kc 1024 before it (spr). */
-static TKI_NOINLINE TKI_UNUSED TKM_TARGET tk_status tki_gemm_f32_plain_cfg_call_<@@>TKM_CPU<@@>(const tki_gemm_cfg *cfg,
+TKI_STATIC TKI_NOINLINE TKI_UNUSED TKM_TARGET tk_status tki_gemm_f32_plain_cfg_call_<@@>TKM_CPU<@@>(const tki_gemm_cfg *cfg,
         size_t m, size_t n, size_t k, float alpha, const float *a, size_t lda, const float *b, size_t ldb, float beta,
         float *c, size_t ldc)
 {
@@ -922,7 +928,7 @@ static TKI_NOINLINE TKI_UNUSED TKM_TARGET tk_status tki_gemm_f32_plain_cfg_call_
 /* The plain entry's way for what no exact-shape instance takes (idx: the row, where the caller
  * knows it; -1: find it here): the single-tile path or the sweeps (plain_cfg), else the generic
  * driver out of line. Compiled for the CPU (its target attributes), so that they inline here. */
-static TKI_NOINLINE TKI_UNUSED TKM_TARGET tk_status tki_gemm_f32_plain_slow_<@@>TKM_CPU<@@>(tk_trans transa, tk_trans transb,
+TKI_STATIC TKI_NOINLINE TKI_UNUSED TKM_TARGET tk_status tki_gemm_f32_plain_slow_<@@>TKM_CPU<@@>(tk_trans transa, tk_trans transb,
         size_t m, size_t n, size_t k, float alpha, const float *a, size_t lda, const float *b, size_t ldb, float beta,
         float *c, size_t ldc, int idx)
 {
@@ -932,11 +938,11 @@ static TKI_NOINLINE TKI_UNUSED TKM_TARGET tk_status tki_gemm_f32_plain_slow_<@@>
         idx = transa == TK_NO_TRANS && transb == TK_NO_TRANS ? tki_gemm_f32_select_general_<@@>TKM_CPU<@@>(m, n, k)
                                                              : tki_gemm_f32_select_<@@>TKM_CPU<@@>(m, n, k);
     if (transa == TK_NO_TRANS && transb == TK_NO_TRANS &&
-        tki_gemm_f32_plain_cfg_<@@>TKM_CPU<@@>(&tki_gemm_f32_cfgs_<@@>TKM_CPU[idx], m, n, k, alpha, a, lda, b, ldb, beta, c,
+        tki_gemm_f32_plain_cfg_<@@>TKM_CPU<@@>(&tki_gemm_f32_cfgs_<@@>TKM_CPU<@@>()[idx], m, n, k, alpha, a, lda, b, ldb, beta, c,
                                            ldc, &st))
         return st;
     return tki_gemm_f32_plain_generic_<@@>TKM_CPU<@@>(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc,
-                                                  &tki_gemm_f32_cfgs_<@@>TKM_CPU[idx], idx);
+                                                  &tki_gemm_f32_cfgs_<@@>TKM_CPU<@@>()[idx], idx);
 }
 
 /* The plain entry (tk_gemm_f32): an untransposed call whose shape has an exact-shape row goes to
@@ -977,7 +983,7 @@ TKM_EXACTNN_TESTS<@@>        }
 }
 
 /* The plain entry out of line, for a function pointer (the tests call every CPU's entries so). */
-static TKI_NOINLINE TKI_UNUSED tk_status tki_gemm_f32_plain_<@@>TKM_CPU<@@>(tk_trans transa, tk_trans transb, size_t m,
+TKI_STATIC TKI_NOINLINE TKI_UNUSED tk_status tki_gemm_f32_plain_<@@>TKM_CPU<@@>(tk_trans transa, tk_trans transb, size_t m,
         size_t n, size_t k, float alpha, const float *a, size_t lda, const float *b, size_t ldb, float beta, float *c,
         size_t ldc)
 {
@@ -993,7 +999,7 @@ static inline TKI_UNUSED size_t tki_gemm_f32_parts_<@@>TKM_CPU<@@>(const tk_gemm
     size_t unit, len, parts;
     double by_work;
     if (!d || max_parts <= 1 || d->m == 0 || d->n == 0) return 1;
-    cfg = &tki_gemm_f32_cfgs_<@@>TKM_CPU[tki_gemm_f32_select_<@@>TKM_CPU<@@>(d->m, d->n, d->k)];
+    cfg = &tki_gemm_f32_cfgs_<@@>TKM_CPU<@@>()[tki_gemm_f32_select_<@@>TKM_CPU<@@>(d->m, d->n, d->k)];
     unit = cfg->split == 0x6e ? tki_gemm_f32_nr_<@@>TKM_CPU<@@>(cfg) : cfg->mr;
     len = cfg->split == 0x6e ? d->n : d->m;
     parts = tki_min(max_parts, (len + unit - 1) / unit);

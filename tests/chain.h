@@ -32,7 +32,7 @@ typedef struct {
     pick_fn pick;
     nr_fn nr;
     shape_fn select, select_general, exact_hashed;
-    const tki_gemm_cfg *cfgs; /* the table's configurations, in row order */
+    const tki_gemm_cfg *(*cfgs)(void); /* the table's configurations, in row order */
     size_t ncfgs;
     const tkt_bucket *rows; /* TKI_GEMM_F32_ROWS: the rows in the table's order */
     size_t nrows;

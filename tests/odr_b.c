@@ -1,5 +1,6 @@
-/* ODR test, second unit: built with no ISA flags at -O1. Both units inline their own copies of tk;
- * nothing of tk has external linkage, so they link and each computes correctly. */
+/* ODR test, second unit: built with no ISA flags at -O0, as a debug build is. Both units inline
+ * their own copies of tk; nothing of tk has external linkage, so they link and each computes
+ * correctly. */
 #include "tk/gemm.h"
 float tkt_odr_b(const float *a, const float *b, float *c, size_t n)
 {

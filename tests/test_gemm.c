@@ -460,9 +460,9 @@ int main(void)
         }
         run_cpu(cpu->name, f->ex, f->plain, f->wsz, f->exact, f->nexact);
         for (size_t r = 0; r < f->ncfgs; r++) {
-            both_orders(cpu->name, r, &f->cfgs[r], f->part, f->pick, f->nr);
-            b_far_parts(cpu->name, r, &f->cfgs[r], f->part, f->pick, f->nr);
-            one_tile_whole_k(cpu->name, r, &f->cfgs[r], f->part, f->pick, f->nr);
+            both_orders(cpu->name, r, &f->cfgs()[r], f->part, f->pick, f->nr);
+            b_far_parts(cpu->name, r, &f->cfgs()[r], f->part, f->pick, f->nr);
+            one_tile_whole_k(cpu->name, r, &f->cfgs()[r], f->part, f->pick, f->nr);
         }
     }
     return tkt_finish("test_gemm");

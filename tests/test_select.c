@@ -75,7 +75,7 @@ static void check_cpu(const tkt_cpu *cpu)
     for (int i = 0; i < nb; i++) {
         /* tkgen cuts a direct range row to exactly m rows below its MR and top (tkt_short_rows); m = 0
          * never reaches a kernel (tki_gemm_check returns first), so a 1-row cut row may start there */
-        const tki_gemm_cfg *cf = &f->cfgs[rows[i].id];
+        const tki_gemm_cfg *cf = &f->cfgs()[rows[i].id];
         const int range = rows[i].hi[0] == 0 || rows[i].lo[0] < rows[i].hi[0];
         const int one_nk = rows[i].lo[1] == rows[i].hi[1] && rows[i].lo[2] == rows[i].hi[2];
         const size_t m_lo = rows[i].lo[0] == 0 ? 1 : rows[i].lo[0];

@@ -50,7 +50,7 @@ static int write_source(const char *path, const char *sym, const char *isa, int 
                 "static int row_of(const tki_gemm_cfg *q, unsigned pf, int packa) {\n"
                 "    int j;\n"
                 "    for (j = 0; j < %d; j++) {\n"
-                "        const tki_gemm_cfg *r = &tki_gemm_f32_cfgs_%s[j];\n"
+                "        const tki_gemm_cfg *r = &tki_gemm_f32_cfgs_%s()[j];\n"
                 "        if (r->mr == q->mr && r->nv == q->nv && r->ku == q->ku && row_pf[j] == pf && r->mc == q->mc &&\n"
                 "            r->ncp == q->ncp && r->kc == q->kc && r->packb == q->packb && r->split == q->split &&\n"
                 "            r->order == q->order && (r->dot ? 2 : !r->ukr_direct) == packa) return j;\n"
@@ -64,7 +64,7 @@ static int write_source(const char *path, const char *sym, const char *isa, int 
         snprintf(lookup, sizeof lookup,
                  "    row = row_of(&cfg, pf, packa);\n"
                  "    if (row < 0) return 3;\n"
-                 "    cfg = tki_gemm_f32_cfgs_%s[row];\n", sym);
+                 "    cfg = tki_gemm_f32_cfgs_%s()[row];\n", sym);
     else
         snprintf(lookup, sizeof lookup, "%s",
                  "    cfg.dot = packa == 2; /* the dot form: its own kernel list, nv counts columns */\n"

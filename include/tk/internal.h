@@ -37,12 +37,31 @@
 #define TKI_OPAQUE(p) ((void)0)
 #endif
 
+/* How every function of tk that is not inline is declared: static, and under gcc without
+ * optimisation static inline, with no noinline or flatten attribute (TKI_NOINLINE, TKI_FLATTEN).
+ * gcc at -O0 emits every static function and object of a unit, used or not, and tk's reach every
+ * kernel of the table: a unit that included tk/gemm.h and called nothing took 34 s to compile, to
+ * 17 MB of code (spr, gcc 12). A static inline function is emitted only where something calls it,
+ * and -O0 inlines nothing but the always_inline ones, so the code is the same; gcc warns of inline
+ * beside noinline, which -O0 makes moot. Clang emits unused static functions at no level. (tk's
+ * static objects are statics of such functions for the same reason: tki_gemm_f32_cfgs.) */
+#if defined(__GNUC__) && !defined(__clang__) && !defined(__OPTIMIZE__)
+#define TKI_STATIC static inline
+#define TKI_GCC_O0 1
+#else
+#define TKI_STATIC static
+#endif
+
 #if defined(__GNUC__)
 #define TKI_ALIGNED(n) __attribute__((aligned(n)))
 #define TKI_UNUSED __attribute__((unused))
 /* exact-shape instances inline the whole driver, so the shape's constants reach every loop, and
  * stay out of line, one function per shape, so that each keeps only its own registers */
+#if defined(TKI_GCC_O0)
+#define TKI_FLATTEN
+#else
 #define TKI_FLATTEN __attribute__((flatten, noinline))
+#endif
 /* the decision tree over a table's rows: inlined whatever its length, so constant shapes fold it
  * away (GCC's size heuristics gave up on an 82-row table and left a call) */
 #define TKI_ALWAYS_INLINE __attribute__((always_inline))
@@ -113,7 +132,7 @@ static inline float tki_act(float x, tk_epilogue kind, float lo, float hi)
     }
 }
 
-#if defined(__GNUC__)
+#if defined(__GNUC__) && !defined(TKI_GCC_O0)
 #define TKI_NOINLINE __attribute__((noinline))
 #else
 #define TKI_NOINLINE
@@ -121,7 +140,7 @@ static inline float tki_act(float x, tk_epilogue kind, float lo, float hi)
 
 /* Out of line: inlined, its vectorised loops made every caller (even a 4x4 kernel call) set up an
  * aligned stack frame, whether or not an activation was asked for. */
-static TKI_NOINLINE TKI_UNUSED void tki_act_rows(float *c, size_t ldc, size_t m, size_t n, tk_epilogue kind,
+TKI_STATIC TKI_NOINLINE TKI_UNUSED void tki_act_rows(float *c, size_t ldc, size_t m, size_t n, tk_epilogue kind,
                                                 float lo, float hi)
 {
     size_t i, j;

@@ -22,16 +22,20 @@
 #define TKI_GEMM_F32_WS_STATIC_generic (TK_STATIC_WORKSPACE_BYTES / 4)
 #endif
 
-/* One entry per table row, in row order; the decision tree below returns the index. */
-static const tki_gemm_cfg tki_gemm_f32_cfgs_generic[2] = {
+/* The table's rows, one configuration each, in row order; the decision tree below returns the
+ * index. A static of the function that returns it, never of the file, as every object of tk is:
+ * gcc at -O0 emits every file-scope static object, used or not, and this one refers to every
+ * kernel (TKI_STATIC, tk/internal.h); a function's statics come only with the function. */
+#define TKI_GEMM_F32_NCFG_generic 2
+static inline TKI_ALWAYS_INLINE TKI_UNUSED const tki_gemm_cfg *tki_gemm_f32_cfgs_generic(void)
+{
+    static const tki_gemm_cfg tki_gemm_f32_cfgs_generic_rows[2] = {
 
-    {tki_ukr_gemm_f32_4x4_scalar_bcast_u1, 0, 0, 4, 4, 1, 64, 64, 256, 1, 0x6e, 0x6e, 0, 0, 0}, /* 0: modelled, tuning_tables/generic/generic.tkt:18 */
-    {tki_ukr_gemm_f32_4x4_scalar_bcast_u1, 0, 0, 4, 4, 1, 64, 64, 256, 1, 0x6e, 0x6e, 0, 0, 0}, /* 1: modelled, tuning_tables/generic/generic.tkt:19 */
-};
-
-/* Every row's configuration again, an object of its own (tki_gemm_f32_cfg_row_generic, below). */
-static const tki_gemm_cfg tki_gemm_f32_cfg_generic_0 TKI_UNUSED = {tki_ukr_gemm_f32_4x4_scalar_bcast_u1, 0, 0, 4, 4, 1, 64, 64, 256, 1, 0x6e, 0x6e, 0, 0, 0};
-static const tki_gemm_cfg tki_gemm_f32_cfg_generic_1 TKI_UNUSED = {tki_ukr_gemm_f32_4x4_scalar_bcast_u1, 0, 0, 4, 4, 1, 64, 64, 256, 1, 0x6e, 0x6e, 0, 0, 0};
+        {tki_ukr_gemm_f32_4x4_scalar_bcast_u1, 0, 0, 4, 4, 1, 64, 64, 256, 1, 0x6e, 0x6e, 0, 0, 0}, /* 0: modelled, tuning_tables/generic/generic.tkt:18 */
+        {tki_ukr_gemm_f32_4x4_scalar_bcast_u1, 0, 0, 4, 4, 1, 64, 64, 256, 1, 0x6e, 0x6e, 0, 0, 0}, /* 1: modelled, tuning_tables/generic/generic.tkt:19 */
+    };
+    return tki_gemm_f32_cfgs_generic_rows;
+}
 
 /* Row idx's own configuration object, for a constant idx only (a literal shape's row: the switch
  * folds to one case). The array refers to every row's kernels, so a unit that refers to it
@@ -42,9 +46,15 @@ static const tki_gemm_cfg tki_gemm_f32_cfg_generic_1 TKI_UNUSED = {tki_ukr_gemm_
 static inline TKI_ALWAYS_INLINE TKI_UNUSED const tki_gemm_cfg *tki_gemm_f32_cfg_row_generic(int idx)
 {
     switch (idx) {
-    case 0: return &tki_gemm_f32_cfg_generic_0;
-    case 1: return &tki_gemm_f32_cfg_generic_1;
-    default: return &tki_gemm_f32_cfgs_generic[idx];
+    case 0: {
+        static const tki_gemm_cfg tki_gemm_f32_cfg_generic_0 = {tki_ukr_gemm_f32_4x4_scalar_bcast_u1, 0, 0, 4, 4, 1, 64, 64, 256, 1, 0x6e, 0x6e, 0, 0, 0};
+        return &tki_gemm_f32_cfg_generic_0;
+    }
+    case 1: {
+        static const tki_gemm_cfg tki_gemm_f32_cfg_generic_1 = {tki_ukr_gemm_f32_4x4_scalar_bcast_u1, 0, 0, 4, 4, 1, 64, 64, 256, 1, 0x6e, 0x6e, 0, 0, 0};
+        return &tki_gemm_f32_cfg_generic_1;
+    }
+    default: return &tki_gemm_f32_cfgs_generic()[idx];
     }
 }
 
@@ -379,7 +389,7 @@ static inline TKI_ALWAYS_INLINE  int tki_gemm_f32_sweeps_generic(const tki_gemm_
  * on the number of parts. Out of line: inlined into the plain entry's slow path, whose
  * single-tile calls never reach it, it made that function's frame large enough to spill the shape
  * the decision tree reads first (5x5x5 20.6 -> 20.2 ns, 10x10x10 43.0 -> 42.0 ns on the Zen 4). */
-static TKI_NOINLINE TKI_UNUSED  void tki_gemm_f32_part_generic(const tki_gemm_cfg *cfg, const tki_gemm_args *g, size_t part,
+TKI_STATIC TKI_NOINLINE TKI_UNUSED  void tki_gemm_f32_part_generic(const tki_gemm_cfg *cfg, const tki_gemm_args *g, size_t part,
                                                    size_t nparts, float *ws, size_t ws_floats)
 {
     size_t i0 = 0, i1 = g->m, j0 = 0, j1 = g->n;
@@ -413,7 +423,7 @@ static inline TKI_UNUSED size_t tki_gemm_f32_ws_bytes_generic(const tki_gemm_cfg
 static inline TKI_UNUSED size_t tki_gemm_f32_workspace_size_generic(const tk_gemm_desc *d)
 {
     if (!d) return 0;
-    return tki_gemm_f32_ws_bytes_generic(&tki_gemm_f32_cfgs_generic[tki_gemm_f32_select_generic(d->m, d->n, d->k)], d);
+    return tki_gemm_f32_ws_bytes_generic(&tki_gemm_f32_cfgs_generic()[tki_gemm_f32_select_generic(d->m, d->n, d->k)], d);
 }
 
 /* The workspace a validated problem runs in: the caller's, checked against what cfg needs (the size
@@ -448,7 +458,7 @@ static inline  tk_status tki_gemm_f32_ws_pick_generic(const tki_gemm_cfg *cfg, c
     return TK_OK;
 }
 
-static TKI_NOINLINE TKI_UNUSED  tk_status tki_gemm_f32_desc_generic_generic(tk_trans transa, tk_trans transb,
+TKI_STATIC TKI_NOINLINE TKI_UNUSED  tk_status tki_gemm_f32_desc_generic_generic(tk_trans transa, tk_trans transb,
         size_t m, size_t n, size_t k, float alpha, const float *a, size_t lda, const float *b, size_t ldb, float beta,
         float *c, size_t ldc, const tki_gemm_cfg *cfg);
 
@@ -457,7 +467,7 @@ static TKI_NOINLINE TKI_UNUSED  tk_status tki_gemm_f32_desc_generic_generic(tk_t
  * The descriptor instance and the plain one below both inline it. */
 static inline  int tki_gemm_f32_exact_body_generic_0(const tk_gemm_desc *d0, tk_status *st)
 {
-    const tki_gemm_cfg *cfg = &tki_gemm_f32_cfg_generic_0;
+    const tki_gemm_cfg *cfg = tki_gemm_f32_cfg_row_generic(0);
     tk_gemm_desc d = *d0;
     tki_gemm_args g;
     float *ws;
@@ -482,7 +492,7 @@ static inline  int tki_gemm_f32_exact_body_generic_0(const tk_gemm_desc *d0, tk_
     tki_gemm_f32_blocked_generic(cfg, &g, 0, 7, 0, 5, ws, ws_floats, 1);
     return 1;
 }
-static TKI_UNUSED TKI_FLATTEN  int tki_gemm_f32_exact_generic_0(const tk_gemm_desc *d0, tk_status *st)
+TKI_STATIC TKI_UNUSED TKI_FLATTEN  int tki_gemm_f32_exact_generic_0(const tk_gemm_desc *d0, tk_status *st)
 {
     return tki_gemm_f32_exact_body_generic_0(d0, st);
 }
@@ -497,7 +507,7 @@ static TKI_UNUSED TKI_FLATTEN  int tki_gemm_f32_exact_generic_0(const tk_gemm_de
  * dimensions jump to their own instance first thing: with that instance's body here, its frame
  * (stack realigned, six registers saved) was built before the test. (A third function for the
  * contiguous case, reached by a second jump, ran 4x4x4 at 4.30 ns a call against 4.22.) */
-static TKI_UNUSED TKI_FLATTEN  tk_status tki_gemm_f32_exactld_generic_0(float alpha, const float *a, size_t lda,
+TKI_STATIC TKI_UNUSED TKI_FLATTEN  tk_status tki_gemm_f32_exactld_generic_0(float alpha, const float *a, size_t lda,
         const float *b, size_t ldb, float beta, float *c, size_t ldc)
 {
     tk_gemm_desc d;
@@ -505,9 +515,9 @@ static TKI_UNUSED TKI_FLATTEN  tk_status tki_gemm_f32_exactld_generic_0(float al
     tki_gemm_desc_plain(&d, TK_NO_TRANS, TK_NO_TRANS, 7, 5, 3, alpha, a, lda, b, ldb, beta, c, ldc);
     if (tki_gemm_f32_exact_body_generic_0(&d, &st)) return st;
     return tki_gemm_f32_desc_generic_generic(TK_NO_TRANS, TK_NO_TRANS, 7, 5, 3, alpha, a, lda, b, ldb, beta, c,
-                                                 ldc, &tki_gemm_f32_cfg_generic_0);
+                                                 ldc, tki_gemm_f32_cfg_row_generic(0));
 }
-static TKI_UNUSED TKI_FLATTEN  tk_status tki_gemm_f32_exactnn_generic_0(float alpha, const float *a, size_t lda,
+TKI_STATIC TKI_UNUSED TKI_FLATTEN  tk_status tki_gemm_f32_exactnn_generic_0(float alpha, const float *a, size_t lda,
         const float *b, size_t ldb, float beta, float *c, size_t ldc)
 {
     if (lda != 3 || ldb != 5 || ldc != 5) return tki_gemm_f32_exactld_generic_0(alpha, a, lda, b, ldb, beta, c, ldc);
@@ -517,7 +527,7 @@ static TKI_UNUSED TKI_FLATTEN  tk_status tki_gemm_f32_exactnn_generic_0(float al
     tki_gemm_desc_plain(&d, TK_NO_TRANS, TK_NO_TRANS, 7, 5, 3, alpha, a, 3, b, 5, beta, c, 5);
     if (tki_gemm_f32_exact_body_generic_0(&d, &st)) return st;
     return tki_gemm_f32_desc_generic_generic(TK_NO_TRANS, TK_NO_TRANS, 7, 5, 3, alpha, a, 3, b, 5, beta, c,
-                                                 5, &tki_gemm_f32_cfg_generic_0);
+                                                 5, tki_gemm_f32_cfg_row_generic(0));
     }
 }
 
@@ -586,7 +596,7 @@ static inline TKI_UNUSED tk_status tki_gemm_f32_ex_generic(const tk_gemm_desc *d
     if (!d) return TK_ERR_NULL;
     idx = tki_gemm_f32_select_generic(d->m, d->n, d->k);
     if (d->nparts <= 1 && tki_gemm_f32_exact_generic(idx, d, &st)) return st;
-    return tki_gemm_f32_generic_generic(d, &tki_gemm_f32_cfgs_generic[idx]);
+    return tki_gemm_f32_generic_generic(d, &tki_gemm_f32_cfgs_generic()[idx]);
 }
 
 /* The generic driver for a plain call, with configuration cfg (its row's, or the tuner's candidate):
@@ -594,7 +604,7 @@ static inline TKI_UNUSED tk_status tki_gemm_f32_ex_generic(const tk_gemm_desc *d
  * in memory (the blocked loops take its address) and its frame is large, which the small calls that
  * stop before it must not pay for. It names no row, so a literal shape's call reaches it without
  * the table (tki_gemm_f32_cfg_row). */
-static TKI_NOINLINE TKI_UNUSED  tk_status tki_gemm_f32_desc_generic_generic(tk_trans transa, tk_trans transb,
+TKI_STATIC TKI_NOINLINE TKI_UNUSED  tk_status tki_gemm_f32_desc_generic_generic(tk_trans transa, tk_trans transb,
         size_t m, size_t n, size_t k, float alpha, const float *a, size_t lda, const float *b, size_t ldb, float beta,
         float *c, size_t ldc, const tki_gemm_cfg *cfg)
 {
@@ -620,7 +630,7 @@ static inline TKI_ALWAYS_INLINE TKI_UNUSED tk_status tki_gemm_f32_plain_generic_
     }
     return tki_gemm_f32_desc_generic_generic(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc, cfg);
 }
-static TKI_NOINLINE TKI_UNUSED  tk_status tki_gemm_f32_plain_generic_generic(tk_trans transa, tk_trans transb,
+TKI_STATIC TKI_NOINLINE TKI_UNUSED  tk_status tki_gemm_f32_plain_generic_generic(tk_trans transa, tk_trans transb,
         size_t m, size_t n, size_t k, float alpha, const float *a, size_t lda, const float *b, size_t ldb, float beta,
         float *c, size_t ldc, const tki_gemm_cfg *cfg, int idx)
 {
@@ -635,7 +645,7 @@ static TKI_NOINLINE TKI_UNUSED  tk_status tki_gemm_f32_plain_generic_generic(tk_
  * rows, where the driver never copies B, so it would need no workspace either. Out of line: inlined
  * beside the single-tile path below, it cost that path's calls 4-14% (7x7x7 to 14x14x14, paired
  * runs). Returns 0, having validated the call or not, when the sweeps cannot take it. */
-static TKI_NOINLINE TKI_UNUSED  int tki_gemm_f32_plain_sweeps_generic(const tki_gemm_cfg *cfg, size_t m,
+TKI_STATIC TKI_NOINLINE TKI_UNUSED  int tki_gemm_f32_plain_sweeps_generic(const tki_gemm_cfg *cfg, size_t m,
         size_t n, size_t k, float alpha, const float *a, size_t lda, const float *b, size_t ldb, float beta, float *c,
         size_t ldc, tk_status *st)
 {
@@ -688,7 +698,7 @@ static inline TKI_ALWAYS_INLINE  int tki_gemm_f32_plain_cfg_generic(const tki_ge
  * single tile and the sweeps turn away through the partition alone, without the generic driver's
  * cost, and so overrated k blocks shorter than k at small products: 4 x 9..12 x 1..64 took 4x16
  * kc 16, which ran 4x11x20 at 0.62 and 4x12x40 at 0.77 of the 4x64 kc 1024 before it (spr). */
-static TKI_NOINLINE TKI_UNUSED  tk_status tki_gemm_f32_plain_cfg_call_generic(const tki_gemm_cfg *cfg,
+TKI_STATIC TKI_NOINLINE TKI_UNUSED  tk_status tki_gemm_f32_plain_cfg_call_generic(const tki_gemm_cfg *cfg,
         size_t m, size_t n, size_t k, float alpha, const float *a, size_t lda, const float *b, size_t ldb, float beta,
         float *c, size_t ldc)
 {
@@ -701,7 +711,7 @@ static TKI_NOINLINE TKI_UNUSED  tk_status tki_gemm_f32_plain_cfg_call_generic(co
 /* The plain entry's way for what no exact-shape instance takes (idx: the row, where the caller
  * knows it; -1: find it here): the single-tile path or the sweeps (plain_cfg), else the generic
  * driver out of line. Compiled for the CPU (its target attributes), so that they inline here. */
-static TKI_NOINLINE TKI_UNUSED  tk_status tki_gemm_f32_plain_slow_generic(tk_trans transa, tk_trans transb,
+TKI_STATIC TKI_NOINLINE TKI_UNUSED  tk_status tki_gemm_f32_plain_slow_generic(tk_trans transa, tk_trans transb,
         size_t m, size_t n, size_t k, float alpha, const float *a, size_t lda, const float *b, size_t ldb, float beta,
         float *c, size_t ldc, int idx)
 {
@@ -711,11 +721,11 @@ static TKI_NOINLINE TKI_UNUSED  tk_status tki_gemm_f32_plain_slow_generic(tk_tra
         idx = transa == TK_NO_TRANS && transb == TK_NO_TRANS ? tki_gemm_f32_select_general_generic(m, n, k)
                                                              : tki_gemm_f32_select_generic(m, n, k);
     if (transa == TK_NO_TRANS && transb == TK_NO_TRANS &&
-        tki_gemm_f32_plain_cfg_generic(&tki_gemm_f32_cfgs_generic[idx], m, n, k, alpha, a, lda, b, ldb, beta, c,
+        tki_gemm_f32_plain_cfg_generic(&tki_gemm_f32_cfgs_generic()[idx], m, n, k, alpha, a, lda, b, ldb, beta, c,
                                            ldc, &st))
         return st;
     return tki_gemm_f32_plain_generic_generic(transa, transb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc,
-                                                  &tki_gemm_f32_cfgs_generic[idx], idx);
+                                                  &tki_gemm_f32_cfgs_generic()[idx], idx);
 }
 
 /* The plain entry (tk_gemm_f32): an untransposed call whose shape has an exact-shape row goes to
@@ -753,7 +763,7 @@ static inline TKI_ALWAYS_INLINE TKI_UNUSED tk_status tki_gemm_f32_plain_body_gen
 }
 
 /* The plain entry out of line, for a function pointer (the tests call every CPU's entries so). */
-static TKI_NOINLINE TKI_UNUSED tk_status tki_gemm_f32_plain_generic(tk_trans transa, tk_trans transb, size_t m,
+TKI_STATIC TKI_NOINLINE TKI_UNUSED tk_status tki_gemm_f32_plain_generic(tk_trans transa, tk_trans transb, size_t m,
         size_t n, size_t k, float alpha, const float *a, size_t lda, const float *b, size_t ldb, float beta, float *c,
         size_t ldc)
 {
@@ -769,7 +779,7 @@ static inline TKI_UNUSED size_t tki_gemm_f32_parts_generic(const tk_gemm_desc *d
     size_t unit, len, parts;
     double by_work;
     if (!d || max_parts <= 1 || d->m == 0 || d->n == 0) return 1;
-    cfg = &tki_gemm_f32_cfgs_generic[tki_gemm_f32_select_generic(d->m, d->n, d->k)];
+    cfg = &tki_gemm_f32_cfgs_generic()[tki_gemm_f32_select_generic(d->m, d->n, d->k)];
     unit = cfg->split == 0x6e ? tki_gemm_f32_nr_generic(cfg) : cfg->mr;
     len = cfg->split == 0x6e ? d->n : d->m;
     parts = tki_min(max_parts, (len + unit - 1) / unit);

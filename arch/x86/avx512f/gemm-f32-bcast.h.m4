@@ -24,8 +24,14 @@ m4_define(<@tkm_ukr_header_begin@>, <@#ifndef TK_GEN_UKR_F32_AVX512F_H
 #define TKI_KEEP_AVX512F(v) ((void)0)
 #endif
 
-/* what a kernel reads for its bias when there is none: zeros for the widest tile (NV <= 15) */
-static const float tki_zero_row_avx512f[256] TKI_ALIGNED(64) TKI_UNUSED = {0};
+/* what a kernel reads for its bias when there is none: zeros for the widest tile (NV <= 15). A
+ * static of a function, not of the file: gcc at -O0 emits every file-scope static object, used or
+ * not (templates/gemm-f32-blocked.h.m4, tki_gemm_f32_cfgs). */
+static inline TKI_ALWAYS_INLINE TKI_UNUSED const float *tki_zero_row_avx512f(void)
+{
+    static const float zeros[256] TKI_ALIGNED(64) = {0};
+    return zeros;
+}
 
 /* the lanes of a vector of `lanes` (8 or 16) whose columns first.. are < n */
 static inline TKM_TARGET unsigned tki_mask_avx512f(size_t n, size_t first, size_t lanes)
@@ -211,12 +217,12 @@ m4_dnl # vectors (4x96, 5x80: MR * NV + NV + 2 = 32) is read again for every row
 m4_dnl # operand of the multiply-add) through a pointer the compiler cannot see through: with NV bias
 m4_dnl # vectors live beside the accumulators GCC 12 spilled some of them inside the k loop, and level 0
 m4_dnl # on spr ran 1.04-1.07x faster so (in L1, k = 64 and 256). Other tiles keep them in registers:
-m4_dnl # per row, 8x48 and 12x32 ran 0.95-0.99x. No bias reads zeros (tki_zero_row_avx512f).
+m4_dnl # per row, 8x48 and 12x32 ran 0.95-0.99x. No bias reads zeros (tki_zero_row_avx512f()).
 m4_define(<@_tkm_avx512_bias_per_row@>, <@m4_eval(TKM_NV > TKM_ISA_HALF && TKM_MR * TKM_NV + TKM_NV + 2 > 31)@>)
 m4_dnl # the bias's statements before the stores, each row's (_tkm_avx512_rows' prologue), and vector
 m4_dnl # TKM_V of it in a row
 m4_define(<@_tkm_avx512_bias_setup@>, <@m4_ifelse(_tkm_avx512_bias_per_row, 1, <@m4_dnl
-        const float *const bias = aux->bias ? aux->bias : tki_zero_row_avx512f;
+        const float *const bias = aux->bias ? aux->bias : tki_zero_row_avx512f();
 @>, <@tkm_for(<@TKM_V@>, 0, TKM_NV - 1, <@        const _tkm_vt bias_<@@>TKM_V = aux->bias ? _tkm_avx512_ld(<@aux->bias + m4_eval(TKM_V * 16)@>) : _tkm_w<@@>_setzero_ps();
 @>)@>)@>)
 m4_define(<@_tkm_avx512_bias_row@>, <@m4_ifelse(_tkm_avx512_bias_per_row, 1, <@m4_dnl
@@ -299,7 +305,7 @@ m4_pushdef(<@TKM_GROUPED@>, m4_eval(TKM_DIRECT && TKM_MR >= _tkm_group_min))m4_d
 m4_pushdef(<@TKM_KNAME@>, <@$1@>)m4_dnl
 m4_ifelse(_tkm_avx512_half_ool, 1, <@m4_dnl
 /* the tile's flavour for n <= (NV - 1) * 16 + 8 columns (a 256-bit last vector), out of line */
-static TKI_NOINLINE TKI_UNUSED TKM_TARGET void $1<@@>_h(TKI_UKR_PARAMS)
+TKI_STATIC TKI_NOINLINE TKI_UNUSED TKM_TARGET void $1<@@>_h(TKI_UKR_PARAMS)
 {
 _tkm_avx512_prelude<@@>m4_pushdef(<@TKM_FL@>, <@h@>)_tkm_avx512_body<@@>m4_popdef(<@TKM_FL@>)m4_dnl
 }
@@ -313,10 +319,10 @@ m4_ifelse(m4_eval(TKM_DIRECT && TKM_NV > 1), 1, <@m4_ifelse(m4_defn(<@tkm_ukr_at
  * column test first, then a jump, so that a call that narrows skips the wide kernel's frame (GCC
  * set up its registers and realigned stack before that test: a 7x7x7 call spent 3 of its 27 ns
  * in 7x48's prologue and epilogue on its way to 7x16; docs/microkernel.md, "Ragged column tiles"). */
-static TKI_NOINLINE TKI_UNUSED TKM_TARGET void $1<@@>_ool(TKI_UKR_PARAMS)
+TKI_STATIC TKI_NOINLINE TKI_UNUSED TKM_TARGET void $1<@@>_ool(TKI_UKR_PARAMS)
 {
 _tkm_avx512_kernel_body}
-static TKI_UNUSED TKM_TARGET void $1<@@>_entry(TKI_UKR_PARAMS)
+TKI_STATIC TKI_UNUSED TKM_TARGET void $1<@@>_entry(TKI_UKR_PARAMS)
 {
 _tkm_ukr_narrow_to(16, <@_tkm_avx512_narrow_of@>)m4_dnl
     $1<@@>_ool(k, a, b, ldb, c, ldc, m, n, aux);
