@@ -805,16 +805,23 @@ static inline TKI_UNUSED TKM_TARGET tk_status tki_gemm_f32_generic_<@@>TKM_CPU<@
     return TK_OK;
 }
 
-/* The descriptor entry for this CPU: a whole call whose shape has an exact-shape row runs that row's
- * instance; everything else the generic driver. */
-static inline TKI_UNUSED tk_status tki_gemm_f32_ex_<@@>TKM_CPU<@@>(const tk_gemm_desc *d)
+/* The descriptor entry's call once its row is known (idx, configuration cfg): a whole call whose
+ * shape has an exact-shape row runs that row's instance; everything else the generic driver. */
+static inline TKI_ALWAYS_INLINE TKI_UNUSED tk_status tki_gemm_f32_ex_row_<@@>TKM_CPU<@@>(const tk_gemm_desc *d, int idx,
+                                                                                   const tki_gemm_cfg *cfg)
 {
     tk_status st;
+    if (d->nparts <= 1 && tki_gemm_f32_exact_<@@>TKM_CPU<@@>(idx, d, &st)) return st;
+    return tki_gemm_f32_generic_<@@>TKM_CPU<@@>(d, cfg);
+}
+
+/* The descriptor entry for this CPU (tk_gemm_f32_ex; ex_entry below is its way in) */
+static inline TKI_UNUSED tk_status tki_gemm_f32_ex_<@@>TKM_CPU<@@>(const tk_gemm_desc *d)
+{
     int idx;
     if (!d) return TK_ERR_NULL;
     idx = tki_gemm_f32_select_<@@>TKM_CPU<@@>(d->m, d->n, d->k);
-    if (d->nparts <= 1 && tki_gemm_f32_exact_<@@>TKM_CPU<@@>(idx, d, &st)) return st;
-    return tki_gemm_f32_generic_<@@>TKM_CPU<@@>(d, &tki_gemm_f32_cfgs_<@@>TKM_CPU<@@>()[idx]);
+    return tki_gemm_f32_ex_row_<@@>TKM_CPU<@@>(d, idx, &tki_gemm_f32_cfgs_<@@>TKM_CPU<@@>()[idx]);
 }
 
 /* The generic driver for a plain call, with configuration cfg (its row's, or the tuner's candidate):
@@ -965,12 +972,12 @@ TKM_EXACTNN_FIRST<@@>m4_ifelse(m4_defn(<@TKM_EXACTNN_TESTS@>), <@@>, <@@>, <@m4_
 TKM_EXACTNN_TESTS<@@>        }
 @>)m4_dnl
     }
-#if defined(__GNUC__) && defined(__OPTIMIZE__)
+#if defined(TKI_LITERAL_SHAPES)
     /* A literal shape that no exact row took: its row is a constant, and the call names that row's
      * configuration alone (tki_gemm_f32_cfg_row), never the table, so a unit whose calls all have
      * literal shapes compiles only their rows' kernels. An untransposed call runs the way the tuner
      * times a row (plain_cfg_call); a transposed one as plain_generic runs it. */
-    if (__builtin_constant_p(m) && __builtin_constant_p(n) && __builtin_constant_p(k)) {
+    if (TKI_CONSTANT_SHAPE(m, n, k)) {
         const int idx = tki_gemm_f32_select_<@@>TKM_CPU<@@>(m, n, k);
         if (transa == TK_NO_TRANS && transb == TK_NO_TRANS)
             return tki_gemm_f32_plain_cfg_call_<@@>TKM_CPU<@@>(tki_gemm_f32_cfg_row_<@@>TKM_CPU<@@>(idx), m, n, k, alpha, a, lda, b,
@@ -993,19 +1000,61 @@ TKI_STATIC TKI_NOINLINE TKI_UNUSED tk_status tki_gemm_f32_plain_<@@>TKM_CPU<@@>(
 /* Parts of d worth running at once, 1 to max_parts: no more than the tiles along the row's split
  * dimension (a part past them gets nothing) and at least TK_GEMM_MIN_PART_FLOPS of work per part
  * (handing work to another thread costs microseconds; below that one thread is faster). */
-static inline TKI_UNUSED size_t tki_gemm_f32_parts_<@@>TKM_CPU<@@>(const tk_gemm_desc *d, size_t max_parts)
+static inline TKI_UNUSED size_t tki_gemm_f32_parts_cfg_<@@>TKM_CPU<@@>(const tki_gemm_cfg *cfg, const tk_gemm_desc *d,
+                                                                      size_t max_parts)
 {
-    const tki_gemm_cfg *cfg;
     size_t unit, len, parts;
     double by_work;
-    if (!d || max_parts <= 1 || d->m == 0 || d->n == 0) return 1;
-    cfg = &tki_gemm_f32_cfgs_<@@>TKM_CPU<@@>()[tki_gemm_f32_select_<@@>TKM_CPU<@@>(d->m, d->n, d->k)];
+    if (max_parts <= 1 || d->m == 0 || d->n == 0) return 1;
     unit = cfg->split == 0x6e ? tki_gemm_f32_nr_<@@>TKM_CPU<@@>(cfg) : cfg->mr;
     len = cfg->split == 0x6e ? d->n : d->m;
     parts = tki_min(max_parts, (len + unit - 1) / unit);
     by_work = 2.0 * (double)d->m * (double)d->n * (double)d->k / (double)TK_GEMM_MIN_PART_FLOPS;
     if (by_work < (double)parts) parts = (size_t)by_work;
     return parts ? parts : 1;
+}
+static inline TKI_UNUSED size_t tki_gemm_f32_parts_<@@>TKM_CPU<@@>(const tk_gemm_desc *d, size_t max_parts)
+{
+    if (!d) return 1;
+    return tki_gemm_f32_parts_cfg_<@@>TKM_CPU<@@>(&tki_gemm_f32_cfgs_<@@>TKM_CPU<@@>()[tki_gemm_f32_select_<@@>TKM_CPU<@@>(d->m, d->n, d->k)],
+                                                  d, max_parts);
+}
+
+/* The descriptor entries' ways in from tk/gemm.h, always inlined where it is called. A descriptor
+ * whose sizes are constants there (filled with literal sizes) has its row chosen at compile time
+ * and names that row's configuration alone (tki_gemm_f32_cfg_row), as a plain call of literal shape
+ * does (plain_body), so that a unit whose calls all have literal shapes compiles only their rows'
+ * kernels; any other call goes to the entries above, and its call site is the call alone: the
+ * literal path folds away there (session 82 inlined the entries themselves, and every call site of
+ * run-time shape inlined the whole decision tree, 12 KB a tk_gemm_f32_ex call). */
+static inline TKI_ALWAYS_INLINE TKI_UNUSED tk_status tki_gemm_f32_ex_entry_<@@>TKM_CPU<@@>(const tk_gemm_desc *d)
+{
+#if defined(TKI_LITERAL_SHAPES)
+    if (d && TKI_CONSTANT_SHAPE(d->m, d->n, d->k)) {
+        const int idx = tki_gemm_f32_select_<@@>TKM_CPU<@@>(d->m, d->n, d->k);
+        return tki_gemm_f32_ex_row_<@@>TKM_CPU<@@>(d, idx, tki_gemm_f32_cfg_row_<@@>TKM_CPU<@@>(idx));
+    }
+#endif
+    return tki_gemm_f32_ex_<@@>TKM_CPU<@@>(d);
+}
+static inline TKI_ALWAYS_INLINE TKI_UNUSED size_t tki_gemm_f32_workspace_size_entry_<@@>TKM_CPU<@@>(const tk_gemm_desc *d)
+{
+#if defined(TKI_LITERAL_SHAPES)
+    if (d && TKI_CONSTANT_SHAPE(d->m, d->n, d->k))
+        return tki_gemm_f32_ws_bytes_<@@>TKM_CPU<@@>(
+            tki_gemm_f32_cfg_row_<@@>TKM_CPU<@@>(tki_gemm_f32_select_<@@>TKM_CPU<@@>(d->m, d->n, d->k)), d);
+#endif
+    return tki_gemm_f32_workspace_size_<@@>TKM_CPU<@@>(d);
+}
+static inline TKI_ALWAYS_INLINE TKI_UNUSED size_t tki_gemm_f32_parts_entry_<@@>TKM_CPU<@@>(const tk_gemm_desc *d,
+                                                                                     size_t max_parts)
+{
+#if defined(TKI_LITERAL_SHAPES)
+    if (d && TKI_CONSTANT_SHAPE(d->m, d->n, d->k))
+        return tki_gemm_f32_parts_cfg_<@@>TKM_CPU<@@>(
+            tki_gemm_f32_cfg_row_<@@>TKM_CPU<@@>(tki_gemm_f32_select_<@@>TKM_CPU<@@>(d->m, d->n, d->k)), d, max_parts);
+#endif
+    return tki_gemm_f32_parts_<@@>TKM_CPU<@@>(d, max_parts);
 }
 
 static inline TKI_UNUSED const char *tki_cpu_name_<@@>TKM_CPU<@@>(void) { return "TKM_CPU_TOKEN"; }

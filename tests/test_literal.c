@@ -1,6 +1,8 @@
 /* Calls of literal shape (constant m, n, k), the only calls of tk in this unit: every exact-shape
  * row of the build's table, untransposed and transposed, with alpha == 0 (which an exact instance
- * turns away), and shapes no exact row has, small, one-row, blocked and transposed. Each equals the
+ * turns away), and shapes no exact row has, small, one-row, blocked and transposed; descriptors
+ * filled with literal sizes, with a bias and an epilogue, in a workspace of the size
+ * tk_gemm_f32_workspace_size asks for, and in the parts tk_gemm_f32_parts chooses. Each equals the
  * naive reference exactly (small integer operands), and bad arguments leave C as it was. The unit
  * is compiled at -O2 whatever the build type, where a literal shape names its row's configuration
  * alone: check_literal.sh then finds no table in its object and a fraction of the kernels of a unit
@@ -11,7 +13,7 @@
 #include "tktest.h"
 
 #define CAP (128 * 128)
-static float a[CAP], b[CAP], c[CAP], r[CAP];
+static float a[CAP], b[CAP], c[CAP], r[CAP], bias[128], ws[4 * CAP + 64];
 
 /* operands for an m x n x k call (A m x k, or k x m transposed; B k x n, or n x k): small
  * integers, so every sum is exact in float and the result must equal the reference */
@@ -53,6 +55,44 @@ static void verify(size_t m, size_t n, size_t k, int ta, int tb, float alpha, tk
 #define EXACT_TN(M, N, K) LIT(M, N, K, TK_TRANS, TK_NO_TRANS, 2.0f, 0.5f);
 #define EXACT_ALPHA0(M, N, K) LIT(M, N, K, TK_NO_TRANS, TK_NO_TRANS, 0.0f, 0.5f);
 
+/* A descriptor call of literal shape, M x N x K untransposed with a bias and epilogue EPI: in a
+ * workspace of the queried size if WS, else tk's own, run in the parts tk_gemm_f32_parts(&d, 3)
+ * gives. The queries come right after the sizes are stored, and the sizes are stored again before
+ * each part's call: d's address goes to tk's out-of-line code, and the compiler then takes any call
+ * of the function to have changed them (docs/api.md, "Compile time"). */
+#define LIT_EX(M, N, K, EPI, WS)                                                                        \
+    do {                                                                                                \
+        tk_gemm_desc d, ref;                                                                            \
+        tk_status st_ = TK_OK;                                                                          \
+        size_t parts_, p_, i_, bad_ = 0;                                                                \
+        prepare(M, N, K, TK_NO_TRANS, TK_NO_TRANS, 1.0f, 1.0f);                                         \
+        for (i_ = 0; i_ < (N); i_++) bias[i_] = tkt_smallint();                                         \
+        memset(&d, 0, sizeof d);                                                                        \
+        d.m = M, d.n = N, d.k = K, d.alpha = 1.0f, d.beta = 1.0f, d.a = a, d.lda = K, d.b = b, d.ldb = N; \
+        d.c = c, d.ldc = N, d.bias = bias, d.epilogue = EPI, d.clamp_lo = -20.0f, d.clamp_hi = 30.0f;   \
+        d.nparts = 1;                                                                                   \
+        if (WS) {                                                                                       \
+            d.workspace_size = tk_gemm_f32_workspace_size(&d);                                          \
+            d.workspace = (void *)(((uintptr_t)ws + TK_WORKSPACE_ALIGN - 1) / TK_WORKSPACE_ALIGN * TK_WORKSPACE_ALIGN); \
+        }                                                                                               \
+        parts_ = tk_gemm_f32_parts(&d, 3);                                                              \
+        TKT_CHECK(d.workspace_size <= 4 * CAP * sizeof(float), "literal %dx%dx%d: workspace of %zu bytes", M, N, K, \
+                  d.workspace_size);                                                                    \
+        ref = d, ref.c = r;                                                                             \
+        memcpy(r, c, (size_t)(M) * (N) * sizeof(float));                                                \
+        tk_ref_gemm_f32(&ref);                                                                          \
+        for (p_ = 0; p_ < parts_ && st_ == TK_OK && d.workspace_size <= 4 * CAP * sizeof(float); p_++) { \
+            d.m = M, d.n = N, d.k = K, d.part = p_, d.nparts = parts_;                                  \
+            st_ = tk_gemm_f32_ex(&d);                                                                   \
+        }                                                                                               \
+        for (i_ = 0; i_ < (size_t)(M) * (N); i_++) bad_ += !(c[i_] == r[i_]);                           \
+        TKT_CHECK(st_ == TK_OK && bad_ == 0, "literal descriptor %dx%dx%d epilogue %d workspace %d, %zu parts: status %d, " \
+                  "%zu elements off the reference", M, N, K, (int)(EPI), WS, parts_, (int)st_, bad_);   \
+    } while (0)
+#define EXACT_EX(M, N, K)                                                                               \
+    if ((size_t)(M) * (K) <= CAP && (size_t)(K) * (N) <= CAP && (size_t)(M) * (N) <= CAP && (N) <= 128) \
+        LIT_EX(M, N, K, TK_EPI_RELU, 0);
+
 int main(void)
 {
     tk_status st;
@@ -69,6 +109,11 @@ int main(void)
     LIT(100, 70, 90, TK_NO_TRANS, TK_NO_TRANS, 0.5f, 2.0f);
     LIT(33, 20, 17, TK_TRANS, TK_TRANS, 1.0f, 0.0f);
     LIT(9, 11, 13, TK_NO_TRANS, TK_NO_TRANS, 0.0f, 0.0f);
+    /* descriptors: every exact row (its descriptor instance), and rows of ranges */
+    TKI_SEL(TKI_GEMM_F32_EXACT_SHAPES)(EXACT_EX)
+    LIT_EX(5, 7, 9, TK_EPI_NONE, 0);
+    LIT_EX(100, 70, 90, TK_EPI_CLAMP, 1);
+    LIT_EX(64, 128, 96, TK_EPI_RELU, 1);
     /* bad arguments: an error, C untouched */
     prepare(6, 7, 8, TK_NO_TRANS, TK_NO_TRANS, 1.0f, 1.0f);
     memcpy(r, c, 6 * 7 * sizeof(float));

@@ -21,23 +21,25 @@ extern "C" {
 /* Bytes of workspace tk_gemm_f32_ex needs for d's shape (0 when there is nothing to do). Pass at
  * least that much, aligned to TK_WORKSPACE_ALIGN, in d->workspace, or leave it NULL to use tk's
  * static per-thread buffer. Each concurrently running part needs its own workspace. */
-static inline size_t tk_gemm_f32_workspace_size(const tk_gemm_desc *d)
+static inline TKI_ALWAYS_INLINE size_t tk_gemm_f32_workspace_size(const tk_gemm_desc *d)
 {
-    return TKI_SEL(tki_gemm_f32_workspace_size)(d);
+    return TKI_SEL(tki_gemm_f32_workspace_size_entry)(d);
 }
 
 /* How many parts of d are worth running concurrently, at most max_parts (at least 1): no more than
  * d has tiles along the table's split dimension, and at least TK_GEMM_MIN_PART_FLOPS each. Run
  * parts 0..P-1 of P; results are bitwise the same for any P. */
-static inline size_t tk_gemm_f32_parts(const tk_gemm_desc *d, size_t max_parts)
+static inline TKI_ALWAYS_INLINE size_t tk_gemm_f32_parts(const tk_gemm_desc *d, size_t max_parts)
 {
-    return TKI_SEL(tki_gemm_f32_parts)(d, max_parts);
+    return TKI_SEL(tki_gemm_f32_parts_entry)(d, max_parts);
 }
 
-/* Descriptor form: epilogue, explicit workspace and the work partition (part of nparts). */
-static inline tk_status tk_gemm_f32_ex(const tk_gemm_desc *d)
+/* Descriptor form: epilogue, explicit workspace and the work partition (part of nparts). These
+ * three are always inlined, as tk_gemm_f32 is (below): a descriptor filled with literal sizes then
+ * compiles only its row's kernels (docs/api.md, "Compile time"). */
+static inline TKI_ALWAYS_INLINE tk_status tk_gemm_f32_ex(const tk_gemm_desc *d)
 {
-    return TKI_SEL(tki_gemm_f32_ex)(d);
+    return TKI_SEL(tki_gemm_f32_ex_entry)(d);
 }
 
 static inline TKI_ALWAYS_INLINE tk_status tk_gemm_f32(tk_trans transa, tk_trans transb, size_t m, size_t n,

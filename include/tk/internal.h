@@ -52,6 +52,16 @@
 #define TKI_STATIC static
 #endif
 
+/* Whether m, n and k are constants where this is inlined (a literal shape, or a descriptor filled
+ * with literal sizes): the public entries, inlined into their caller, then choose the row at
+ * compile time and name that row's configuration alone, so that a unit whose calls all have
+ * literal shapes compiles only their rows' kernels (docs/api.md, "Compile time"). Only with the
+ * optimiser, which folds the test; TKI_LITERAL_SHAPES says whether it is there. */
+#if defined(__GNUC__) && defined(__OPTIMIZE__)
+#define TKI_LITERAL_SHAPES 1
+#define TKI_CONSTANT_SHAPE(m, n, k) (__builtin_constant_p(m) && __builtin_constant_p(n) && __builtin_constant_p(k))
+#endif
+
 #if defined(__GNUC__)
 #define TKI_ALIGNED(n) __attribute__((aligned(n)))
 #define TKI_UNUSED __attribute__((unused))
