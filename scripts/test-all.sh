@@ -76,9 +76,10 @@ fi
 
 # make dist for every CPU of the registry: plain headers, one compiler line, run where possible.
 # Each check compiles a whole table with one cc, so they run $jobs at a time; each writes its
-# verdict to a file, counted in registry order afterwards. At -O1: what it checks is that the plain
-# headers build alone and compute right (the build trees above compile the same generated code at
-# -O3 and -O1); spr's took 66 s at -O2 and 43 s at -O1 (gcc 12, Emerald Rapids, session 80).
+# verdict to a file, counted in registry order afterwards. At -O0, a debug build's level: what it
+# checks is that the plain headers build alone and compute right (the build trees above compile the
+# same generated code at -O3, -O1 and -O0); spr's took 66 s at -O2, 43-46 s at -O1 and 32 s at -O0
+# (gcc 12, Emerald Rapids, sessions 80 and 83).
 # dist_check CPU FAMILY: prints "pass|fail<TAB>message"
 dist_check() {
   cpu=$1 family=$2
@@ -88,10 +89,10 @@ dist_check() {
   bin="$d/smoke-$cpu"
   rm -f "$bin" # a binary left by an earlier run must not pass for one that failed to compile
   case $family in
-    x86|generic) cc -std=c99 -O1 $flags -I "$d/$cpu" "$root/tests/dist_smoke.c" -o "$bin"; run="";;
-    arm) aarch64-linux-gnu-gcc -std=c99 -O1 $flags -I "$d/$cpu" "$root/tests/dist_smoke.c" -o "$bin"
+    x86|generic) cc -std=c99 -O0 $flags -I "$d/$cpu" "$root/tests/dist_smoke.c" -o "$bin"; run="";;
+    arm) aarch64-linux-gnu-gcc -std=c99 -O0 $flags -I "$d/$cpu" "$root/tests/dist_smoke.c" -o "$bin"
          run="qemu-aarch64 -L /usr/aarch64-linux-gnu";;
-    riscv) clang-19 --target=riscv64-linux-gnu -fuse-ld=lld -std=c99 -O1 $flags -I "$d/$cpu" "$root/tests/dist_smoke.c" -o "$bin"
+    riscv) clang-19 --target=riscv64-linux-gnu -fuse-ld=lld -std=c99 -O0 $flags -I "$d/$cpu" "$root/tests/dist_smoke.c" -o "$bin"
            run="qemu-riscv64 -L /usr/riscv64-linux-gnu";;
   esac
   [ -x "$bin" ] || { printf 'fail\t%s\n' "dist $cpu: compile FAILED"; return; }
