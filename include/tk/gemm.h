@@ -5,7 +5,8 @@
  *
  * Header-only: nothing to link, no allocation, no threads, no global state to initialise. The kernels
  * and blocking come from the tuning table of the CPU this copy was generated for (tk_cpu_name()).
- * Every function is static inline, so translation units built with different flags never clash.
+ * Every function and object is static (functions inline, or out of line where they must be), so
+ * translation units built with different flags never clash.
  * Errors are tk_status values; on any error C is left untouched. See docs/api.md. */
 #ifndef TK_GEMM_H
 #define TK_GEMM_H

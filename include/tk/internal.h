@@ -44,7 +44,7 @@
  * 17 MB of code (spr, gcc 12). A static inline function is emitted only where something calls it,
  * and -O0 inlines nothing but the always_inline ones, so the code is the same; gcc warns of inline
  * beside noinline, which -O0 makes moot. Clang emits unused static functions at no level. (tk's
- * static objects are statics of such functions for the same reason: tki_gemm_f32_cfgs.) */
+ * objects are statics of inline functions for the same reason: tki_gemm_f32_cfgs_<cpu>().) */
 #if defined(__GNUC__) && !defined(__clang__) && !defined(__OPTIMIZE__)
 #define TKI_STATIC static inline
 #define TKI_GCC_O0 1
