@@ -6,7 +6,8 @@
 # killed mid-way leaves the table as it was and no lock or temporary file, and the rerun after it
 # measures nothing twice; a run whose budget ran out is followed by one that starts where it
 # stopped, an exact row it never reached kept; the record-log prior leaves out what recent runs read far behind; a crashing
-# configuration is recorded and never chosen; evaluate's ratios to its oracle are at most 1; the
+# configuration is recorded and never chosen; evaluate's ratios to its oracle are at most 1, and its
+# paired rounds are as many as --rounds says (odd; refused elsewhere); the
 # probe's cold mode (operands rotated through an arena) times and checks, and a cold run on busy
 # memory is run again and marked; no row has a tile taller than its m range; a malformed shape list
 # is refused with file:line; a row pinned by hand and its note survive a retune, and a grid cell under
@@ -25,8 +26,9 @@ budget_s=540
 run() { # run LOG OUT [env...]: one small retune, $budget_s seconds at most
   l=$1 o=$2; shift 2
   env "$@" "$tktune" retune --root "$root" --cpu generic --tkgen "$tkgen" --work "$work/w" --log "$l" --out "$o" \
-    --budget 2 --top 1 --max-dim 48 --timeout 5 --shapes "$work/shapes" --budget-s "$budget_s" --sample-ms 0.5
+    --budget 2 --top 1 --max-dim 48 --timeout 5 --shapes "$work/shapes" --budget-s "$budget_s" --sample-ms 0.5 $rows
 }
+rows= # (--rows for run, unquoted: empty or two words)
 run "$log" "$out" > "$work/o1" 2>&1 && ok || bad "retune failed: $(tail -5 "$work/o1")"
 "$tkgen" check --root "$root" "$out" > "$work/o2" 2>&1 && ok || bad "tkgen check: $(cat "$work/o2")"
 tail -n 1 "$out" | awk '$1 == "row" && $2 == "*" && $3 == "*" && $4 == "*" { exit 0 } { exit 1 }' && ok || bad "last row is not the catch-all"
@@ -89,8 +91,10 @@ printf '# shapes\ntall 300 4 40\nshort 256 4 40\nwide 300 8 40\n' > "$work/narro
 # report the first grid cell is unmeasured (-1) and a later one measured. The cut is TKTUNE_TEST_CELLS
 # (40 cells of the grid's 354 points at --max-dim 48), not the clock: a 6-10 s budget cut after the
 # probes' compile, which a loaded host stretched past it (session 35: both runs measured nothing); the clock's own cut is checked
-# with a budget no compile fits
+# with a budget no compile fits. The log starts with the first runs' machine and level-0 records (13 s
+# of each run that measures them) and none of their whole-shape ones, so the grid is as new to it.
 rl="$work/rot.log"
+grep -v -e ' level=full ' -e ' op=retune ' "$log" > "$rl"
 for r in 0 1; do
   run "$rl" "$work/rot$r.tkt" TKTUNE_TEST_CELLS=40 > "$work/or$r" 2>&1 || bad "budget-cut run $r failed: $(tail -3 "$work/or$r")"
 done
@@ -230,14 +234,15 @@ cp "$log" "$work/pinsplit.log"
 # killed mid-way: the table stays as it was, and the rerun completes without measuring anything twice.
 # On a copy of the first two runs' log: the machine and level 0 are in it, so the run measures
 # whole shapes at once (on a fresh log the kill waited for them, and the rerun measured every
-# candidate again with no prior: 60 of this test's 365 s, session 80)
+# candidate again with no prior: 60 of this test's 365 s, session 80). Both runs tune the cells of
+# 1 to 4 rows only (the rerun of the whole grid was 18 s of the test's 163, session 84).
 sum=$(cksum < "$out")
 count() { c=$(grep -c ' level=full ' "$1" 2>/dev/null); echo "${c:-0}"; }
 cp "$log" "$work/k.log"
 base=$(count "$work/k.log")
 # (exec: $! is tktune itself; SIGTERM, as a background job ignores SIGINT)
 (exec "$tktune" retune --root "$root" --cpu generic --tkgen "$tkgen" --work "$work/w" --log "$work/k.log" --out "$out" \
-  --budget 2 --top 1 --max-dim 48 --timeout 5 --shapes "$work/shapes") > "$work/o4" 2>&1 &
+  --budget 2 --top 1 --max-dim 48 --timeout 5 --shapes "$work/shapes" --rows 1..4) > "$work/o4" 2>&1 &
 pid=$!
 i=0
 while [ "$(count "$work/k.log")" -lt $((base + 3)) ] && [ $i -lt 600 ]; do sleep 0.05; i=$((i + 1)); done
@@ -254,7 +259,9 @@ i=0
 while command -v flock > /dev/null && ! flock -n "$work/k.log" true && [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done
 [ "$(cksum < "$out")" = "$sum" ] && [ ! -e "$out.lock" ] && [ ! -e "$out.tmp" ] && ok || bad "the kill changed the table or left a lock"
 [ $(($(count "$work/k.log") - base)) -lt "$n1" ] && ok || bad "the run was not interrupted (it finished first)"
+rows="--rows 1..4"
 run "$work/k.log" "$work/k.tkt" > "$work/o5" 2>&1 && ok || bad "the rerun after the kill failed: $(tail -3 "$work/o5")"
+rows=
 dups=$(sed -n 's/.* level=full \(.*\) result=.*/\1/p' "$work/k.log" | sort | uniq -d | wc -l)
 [ "$dups" = 0 ] && ok || bad "$dups configurations were measured twice"
 
@@ -292,9 +299,20 @@ awk '/^5x7x9 |^13x11x3 / { n++; if ($(NF-9) > 1.0001 || $(NF-8) > 1.0001 || $(NF
 # row there may be of any tile, and was 4x4 once)
 printf '2 3700 16\n' > "$work/cold.shapes"
 awk '$1 == "row" && !p { print "row 2 3700 16 2x4 1 0 32 256 256 yes n n yes measured"; p = 1 } { print }' "$out" > "$work/cold.tkt"
+# (one paired round, not five: 41 cold probes took 30 of this test's 141 s, session 84)
 TKTUNE_TEST_BUSY_MR=2 "$tktune" evaluate --root "$root" --cpu generic --tkgen "$tkgen" --work "$work/evc" --sample-ms 0.5 --log "$log" \
-  --table "$work/cold.tkt" --shapes "$work/cold.shapes" > "$work/o13" 2>&1 && ok || bad "cold evaluate failed: $(tail -3 "$work/o13")"
+  --table "$work/cold.tkt" --shapes "$work/cold.shapes" --rounds 1 > "$work/o13" 2>&1 && ok || bad "cold evaluate failed: $(tail -3 "$work/o13")"
 rec="$work/evc/evaluate.records"
+# its plan says one round, the first evaluate's five (the default); an even count, or --rounds given
+# to another command, is refused with the usage
+grep -q "then up to 6 per shape in 1 paired round$" "$work/o13" && grep -q "then up to 6 per shape in 5 paired rounds$" "$work/o8" && ok ||
+  bad "the evaluate runs' rounds: $(grep -h 'paired round' "$work/o13" "$work/o8")"
+"$tktune" evaluate --root "$root" --cpu generic --tkgen "$tkgen" --work "$work/evr" --shapes "$work/cold.shapes" --rounds 4 > "$work/or4" 2>&1
+rc4=$?
+"$tktune" retune --root "$root" --cpu generic --tkgen "$tkgen" --work "$work/evr" --rounds 3 --dry-run > "$work/or3" 2>&1
+rc3=$?
+[ $rc4 = 2 ] && [ $rc3 = 2 ] && grep -q "^usage:" "$work/or4" && grep -q "^usage:" "$work/or3" && ok ||
+  bad "--rounds 4 to evaluate (exit $rc4) or --rounds to retune: $(head -2 "$work/or4" "$work/or3")"
 grep ' operands=cold ' "$rec" | grep -v ' tile=2x' | grep -q ' result=ok gflops=[0-9.]* spread=[0-9.]* dram=[0-9.]* ' && ok ||
   bad "no cold record has its dram= reading"
 busy=$(grep ' operands=cold .* quiet=no ' "$rec" | grep -c ' tile=2x')

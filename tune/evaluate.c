@@ -13,7 +13,7 @@
  * table's decode rows were chosen for weights streamed from memory and are judged so. --warm
  * measures every shape in cache instead.
  * The sweep's fastest three, the models' picks and the table's row are measured again in paired
- * rounds (see ROUNDS below); the oracle's best is the one that stands best against the others in
+ * rounds (see MAX_ROUNDS below); the oracle's best is the one that stands best against the others in
  * those rounds; the model's and the table's ratios to it are printed per shape, with the median
  * (model) and the mean and worst (table). */
 #include "evaluate.h"
@@ -36,7 +36,7 @@
  * most), and its prefetching twins where B is streamed: 2048 at most; 512 cut it short once
  * unrolls came in (static: about 50 MB, touched as far as the shapes use them) */
 #define MAXCAND 2048
-#define ROUNDS 5 /* paired rounds after the sweep (an odd count: one median) */
+#define MAX_ROUNDS 9 /* paired rounds after the sweep: 5 unless --rounds says (an odd count: one median) */
 
 /* one configuration of the oracle space as a table row */
 static tkt_row oracle_row(const isa_desc *isa, const cand_caps *k, const cand_l0 *c, unsigned long long kc)
@@ -71,13 +71,13 @@ static int same_code_at(tkt_row *cand, int *n, const tkt_row *r, double crowd, c
 }
 
 int evaluate_run(const profile_opts *po, const char *shapes, const isa_desc *isa, const tkt_table *t,
-                 const cand_caps *k, int warm)
+                 const cand_caps *k, int warm, int rounds)
 {
     static unsigned long long mnk[MAXSHAPES][3];
     static measured_l0 ml[4096];
     static tkt_row cand[MAXSHAPES][MAXCAND], all[MAXSHAPES * 8];
     static int ncand[MAXSHAPES], model_at[2][MAXSHAPES], table_at[MAXSHAPES], cold[MAXSHAPES];
-    static double gf[MAXSHAPES][MAXCAND], first[MAXSHAPES][MAXCAND], again[ROUNDS][MAXSHAPES][MAXCAND];
+    static double gf[MAXSHAPES][MAXCAND], first[MAXSHAPES][MAXCAND], again[MAX_ROUNDS][MAXSHAPES][MAXCAND];
     static double score[MAXSHAPES][MAXCAND];
     static char elog[1200];
     static char remeasure[MAXSHAPES][MAXCAND];
@@ -139,7 +139,7 @@ int evaluate_run(const profile_opts *po, const char *shapes, const isa_desc *isa
     double planned = 0, done = 0;
     for (int s = 0; s < ns; s++) planned += ncand[s];
     printf("tktune evaluate %s: %d shapes, %.0f measurements (oracle: %d kernels x their depths), then up to 6 per "
-           "shape in %d paired rounds\n", po->cpu, ns, planned, nml, ROUNDS);
+           "shape in %d paired round%s\n", po->cpu, ns, planned, nml, rounds, rounds > 1 ? "s" : "");
     shape_probe sp;
     if (!shape_probe_build(&sp, po, isa, t, all, nall, "full", 1)) return 1;
 
@@ -156,7 +156,7 @@ int evaluate_run(const profile_opts *po, const char *shapes, const isa_desc *isa
      * configuration moves 2x within seconds (session 38: 311x307x317, 6x64 kc 384 read 70, 63 and
      * 131 in three passes, the fastest 9x48 144, 94 and 144: the pass, not the configuration, set
      * the level). So the sweep only picks the three fastest; they, the models' picks and the table's
-     * row are then measured in ROUNDS rounds, back to back within a shape (the order rotated each
+     * row are then measured in `rounds` rounds, back to back within a shape (the order rotated each
      * round), and each scored by the median over the rounds of its reading against the round's
      * fastest of them: paired readings, none from the sweep. The oracle is the best score; every
      * ratio printed is a score over the oracle's (at most 1). */
@@ -173,7 +173,7 @@ int evaluate_run(const profile_opts *po, const char *shapes, const isa_desc *isa
             remeasure[s][j] = j == top[0] || j == top[1] || j == top[2] || j == model_at[0][s] || j == model_at[1][s] ||
                               j == table_at[s];
     }
-    for (int rep = 1; rep <= ROUNDS; rep++)
+    for (int rep = 1; rep <= rounds; rep++)
         for (int s = 0; s < ns; s++)
             for (int q = 0; q < ncand[s]; q++) {
                 int fresh, j = (q + rep) % ncand[s];
@@ -181,23 +181,23 @@ int evaluate_run(const profile_opts *po, const char *shapes, const isa_desc *isa
                     again[rep - 1][s][j] = shape_measure(&sp, &cand[s][j], mnk[s][0], mnk[s][1], mnk[s][2], cold[s], rep, &fresh);
             }
     for (int s = 0; s < ns; s++) {
-        double fastest[ROUNDS] = {0};
-        for (int r = 0; r < ROUNDS; r++)
+        double fastest[MAX_ROUNDS] = {0};
+        for (int r = 0; r < rounds; r++)
             for (int i = 0; i < ncand[s]; i++)
                 if (remeasure[s][i] && again[r][s][i] > fastest[r]) fastest[r] = again[r][s][i];
         for (int j = 0; j < ncand[s]; j++) {
-            double rel[ROUNDS], rate[ROUNDS];
+            double rel[MAX_ROUNDS], rate[MAX_ROUNDS];
             if (!remeasure[s][j]) {
                 gf[s][j] = first[s][j], score[s][j] = 0;
                 continue;
             }
-            for (int r = 0; r < ROUNDS; r++) {
+            for (int r = 0; r < rounds; r++) {
                 rate[r] = again[r][s][j];
                 rel[r] = fastest[r] > 0 ? rate[r] / fastest[r] : 0;
             }
-            qsort(rel, ROUNDS, sizeof rel[0], cmp_double);
-            qsort(rate, ROUNDS, sizeof rate[0], cmp_double);
-            score[s][j] = rel[ROUNDS / 2], gf[s][j] = rate[ROUNDS / 2];
+            qsort(rel, (size_t)rounds, sizeof rel[0], cmp_double);
+            qsort(rate, (size_t)rounds, sizeof rate[0], cmp_double);
+            score[s][j] = rel[rounds / 2], gf[s][j] = rate[rounds / 2];
         }
     }
 
@@ -237,8 +237,8 @@ int evaluate_run(const profile_opts *po, const char *shapes, const isa_desc *isa
                     v ? " with default constants" : " (calibrated)", nm ? mratio[v][nm / 2] : 0, nm, nm ? mratio[v][0] : 0);
         fprintf(f, "table: mean %.3f of the oracle, worst %.3f (%llux%llux%llu)\n", nm ? tsum / nm : 0, tworst,
                 mnk[tworst_at][0], mnk[tworst_at][1], mnk[tworst_at][2]);
-        fprintf(f, "ratios: medians over %d paired rounds of each one's reading against the round's fastest, over the "
-                   "oracle's; GFLOP/s: medians of those rounds\n", ROUNDS);
+        fprintf(f, "ratios: medians over %d paired round%s of each one's reading against the round's fastest, over the "
+                   "oracle's; GFLOP/s: medians of those rounds\n", rounds, rounds > 1 ? "s" : "");
         if (warm) fprintf(f, "every shape measured with its operands in cache (--warm)\n");
         else {
             fprintf(f, "* operands cold, as the bench times them (bench/cold.h): A and B from a slot of the %.0f MiB cold "

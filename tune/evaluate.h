@@ -5,9 +5,10 @@
 
 /* Measures, for every shape of the list, the oracle space, the model's pick and table t's row;
  * prints the ratios and writes them to <work>/evaluate.txt. Shapes the bench times cold
- * (bench/cold.h) are measured cold, unless warm. Returns the process exit status. */
+ * (bench/cold.h) are measured cold, unless warm. The sweep's best and the picks are measured again
+ * in `rounds` paired rounds (odd, 1 to 9). Returns the process exit status. */
 int evaluate_run(const profile_opts *po, const char *shapes, const isa_desc *isa, const tkt_table *t,
-                 const cand_caps *k, int warm);
+                 const cand_caps *k, int warm, int rounds);
 /* Appends the whole-shape records of `cpu` in `records` (an evaluate run's evaluate.records) to the
  * record log, each marked sweep=oracle: the calibration then fits the model's constants to those
  * groups too, whatever code they ran (calibrate.c). Every line must be such a record not yet

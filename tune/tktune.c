@@ -36,7 +36,7 @@ static void usage(void)
                     "                     [--shapes FILE] [--budget-s S] [--budget N] [--top K] [--max-dim D] [--sample-ms MS] [--cc CC]\n"
                     "                     [--rows M|LO..HI|LO..*] [--cols N|LO..HI|LO..*] [--prior-runs R] [--table TABLE] [--shapes-only] [--dry-run]\n"
                     "       tktune evaluate --root DIR --cpu CPU --work DIR --tkgen PATH --shapes FILE [--table TABLE] [--log FILE]\n"
-                    "                       [--sample-ms MS] [--cc CC] [--warm]\n"
+                    "                       [--sample-ms MS] [--rounds R] [--cc CC] [--warm]\n"
                     "       tktune keep --root DIR --cpu CPU --log FILE --records FILE\n");
     exit(2);
 }
@@ -64,7 +64,7 @@ int main(int argc, char **argv)
     const char *against = NULL; /* calibrate: a second log whose groups the fitted model ranks, unfitted */
     const char *records = NULL; /* keep: an evaluate run's records */
     double budget_s = 540;
-    int top = 16, dry = 0, warm = 0, prior_runs = 16, shapes_only = 0;
+    int top = 16, dry = 0, warm = 0, prior_runs = 16, shapes_only = 0, rounds = 0;
     double max_dim = 0;
     range rows = {0, 0}, cols = {0, 0};
     if (strcmp(cmd, "candidates") && strcmp(cmd, "profile") && strcmp(cmd, "machine") && strcmp(cmd, "table") &&
@@ -93,6 +93,11 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--dry-run")) dry = 1;
         else if (!strcmp(argv[i], "--shapes-only")) shapes_only = 1;
         else if (!strcmp(argv[i], "--warm")) warm = 1;
+        else if (!strcmp(argv[i], "--rounds") && i + 1 < argc) {
+            /* evaluate's paired rounds: an odd count (each score a median), at most 9 */
+            rounds = atoi(argv[++i]);
+            if (rounds < 1 || rounds > 9 || rounds % 2 == 0) usage();
+        }
         else if (!strcmp(argv[i], "--max-dim") && i + 1 < argc) max_dim = atof(argv[++i]);
         else if (!strcmp(argv[i], "--rows") && i + 1 < argc) {
             if (!parse_range(argv[++i], &rows) || rows.lo == 0) usage();
@@ -102,7 +107,7 @@ int main(int argc, char **argv)
         }
         else usage();
     }
-    if (!cpu) usage();
+    if (!cpu || (rounds && strcmp(cmd, "evaluate"))) usage();
     if (!strcmp(cmd, "keep")) {
         if (!o.log || !records) usage();
         return evaluate_keep(records, o.log, cpu);
@@ -166,7 +171,7 @@ int main(int argc, char **argv)
             if (!o.log) o.log = lpath;
             /* another version of the CPU's table (e.g. one a retune just wrote elsewhere) */
             if (table_file && !parse_table(table_file, isa, &other)) return 1;
-            return evaluate_run(&o, shapes, isa, table_file ? &other : &t, &k, warm);
+            return evaluate_run(&o, shapes, isa, table_file ? &other : &t, &k, warm, rounds ? rounds : 5);
         }
         memset(&ro, 0, sizeof ro);
         ro.po = o;
