@@ -6,7 +6,7 @@
 # killed mid-way leaves the table as it was and no lock or temporary file, and the rerun after it
 # measures nothing twice; a run whose budget ran out is followed by one that starts where it
 # stopped, an exact row it never reached kept; the record-log prior leaves out what recent runs read far behind; a crashing
-# configuration is recorded and never chosen; evaluate's ratios to its oracle are at most 1, and its
+# configuration is recorded and never chosen, a hanging one stopped and the measuring goes on; evaluate's ratios to its oracle are at most 1, and its
 # paired rounds are as many as --rounds says (odd; refused elsewhere); the
 # probe's cold mode (operands rotated through an arena) times and checks, and a cold run on busy
 # memory is run again and marked; no row has a tile taller than its m range; a malformed shape list
@@ -288,6 +288,15 @@ printf '5 7 9\n13 11 3\n' > "$work/eval.shapes"
 awk '/^5x7x9 |^13x11x3 / { n++; if ($(NF-9) > 1.0001 || $(NF-8) > 1.0001 || $(NF-6) > 1.0001 || $2 <= 0) bad = 1 } END { exit !(n == 2 && !bad) }' "$work/o8" &&
   grep -q '^model (calibrated): median' "$work/o8" && grep -q '^model with default constants: median' "$work/o8" &&
   grep -q '^table: mean' "$work/o8" && ok || bad "evaluate output: $(cat "$work/o8")"
+
+# a configuration that hangs is stopped at the time limit and recorded so, and the measurements after
+# it go on in a new probe: the probe that serves a run's measurements (measure.c, srv_run) is killed
+# with it. evaluate of 5x7x9 in cache, the 4-row kernels hanging
+printf '5 7 9\n' > "$work/hang.shapes"
+TKTUNE_TEST_HANG_MR=4 "$tktune" evaluate --root "$root" --cpu generic --tkgen "$tkgen" --work "$work/evh" --sample-ms 0.5 --log "$log" \
+  --table "$out" --shapes "$work/hang.shapes" --warm --rounds 1 --timeout 0.5 > "$work/o14" 2>&1 &&
+  awk '/ tile=4x.* result=timeout limit=0.5s / { t = 1 } / result=ok / && t { after = 1 } END { exit !after }' "$work/evh/evaluate.records" &&
+  ok || bad "a hanging configuration: $(tail -3 "$work/o14"; grep -c 'result=timeout' "$work/evh/evaluate.records")"
 
 # a cold run reads the memory bandwidth around its timed calls (dram=); one that read under 0.8x the
 # usual (here: tiles of 2 rows, the table's row for this shape, measured after the oracle's others

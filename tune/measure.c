@@ -4,14 +4,18 @@
  * that gets an exact-shape row has a probe of its own (exact_probe_build) that runs each candidate
  * as its exact-shape instance (docs/tables.md): folding the shape into the code changes which
  * candidate is fastest (48x48x48: 9x48 kc24 won through the generic driver, lost 0.74x as an
- * instance). Each measurement runs in its own child process with a time limit, checks its result,
- * and becomes one line of the record log. */
+ * instance). Each measurement runs in a child process with a time limit (one that serves a run's
+ * measurements, srv_run; under a run prefix one a measurement), checks its result, and becomes one
+ * line of the record log. */
 #include "measure.h"
 #include "buckets.h"
 
 #include "../bench/cold.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -20,7 +24,8 @@
 #include <unistd.h>
 
 /* Writes the probe's C source: argv = m n k mr nv ku mc ncp kc packb packa split order pf [check | cold=BYTES]
- * (pf as tkt_row holds it: TKT_PF_ALONG | L, 288 for n32, along the row).
+ * (pf as tkt_row holds it: TKT_PF_ALONG | L, 288 for n32, along the row); or argv = serve: one such
+ * argument list per line of standard input, each answered with its output and a line exit=STATUS.
  * cold=BYTES times the calls with A and B taken from consecutive slots of a BYTES arena, a slot further
  * each call, as the bench rotates bandwidth-bound shapes (bench/shim.cc) and as a model's layers come
  * round once per token: every call finds its operands out of cache, whatever their size. A cold run
@@ -117,6 +122,28 @@ static int write_source(const char *path, const char *sym, const char *isa, int 
             "    }\n"
             "#endif\n"
             "    return aligned_alloc(64, bytes);\n}\n"
+            "static void ffree(float *p, size_t n) {\n"
+            "    size_t bytes = (n * 4 + 63) / 64 * 64;\n"
+            "#ifdef MAP_POPULATE\n"
+            "    if (p && bytes >= ((size_t)64 << 20)) { munmap(p, bytes); return; }\n"
+            "#endif\n"
+            "    free(p);\n}\n"
+            /* a slot anywhere: the arena holds the pattern of A throughout, so A and B taken from any
+             * offset of it are exact, and a probe serving many measurements fills it once (its
+             * mapping and first fill were most of a cold measurement: 0.9 s of 1 GiB, session 84) */
+            "/* the cold arena: every float a multiple of 1/4 in [-0.75, 0.75], A's pattern, so A and B may sit at\n"
+            " * any offset and every sum stays exact. Filled once per size and kept while the probe serves; each\n"
+            " * call takes the slot after the last one's, so no call finds a slot a recent one touched. */\n"
+            "static float *arena; static size_t arena_floats, arena_pos;\n"
+            "static int arena_get(size_t bytes) {\n"
+            "    size_t i, n = bytes / 4; int r = 0;\n"
+            "    if (arena && arena_floats == n) return 1;\n"
+            "    ffree(arena, arena_floats);\n"
+            "    arena_floats = 0, arena_pos = 0;\n"
+            "    if (!(arena = falloc(n))) return 0;\n"
+            "    for (i = 0; i < n; i++) { arena[i] = 0.25f * (float)(r - 3); if (++r == 7) r = 0; }\n"
+            "    arena_floats = n;\n"
+            "    return 1;\n}\n"
             "/* 64 sampled elements of C against a double-precision sum: 4 (and where) unless all are exact */\n"
             "static int check(const float *a, const float *b, const float *c, size_t m, size_t n, size_t k) {\n"
             "    size_t i, j, p; int s;\n"
@@ -145,54 +172,36 @@ static int write_source(const char *path, const char *sym, const char *isa, int 
             "    }\n"
             "    qsort(g, 5, sizeof g[0], cmp);\n"
             "    return g[2];\n}\n"
-            "int main(int argc, char **argv) {\n"
-            "    size_t m, n, k, i, reps, r, boff, slot, nslots = 0, cur = 0, arena_bytes = 0;\n"
-            "    unsigned mr, nv, ku, pf; int packa, s, ns; double g[7], t0, t1, smp, bw0 = 0, bw1 = 0; cpu_set_t set;\n"
-            "    tki_gemm_cfg cfg; tk_gemm_desc d; float *a, *b, *c, *arena = 0, *dbuf = 0; int row;\n"
-            "    if (argc != 15 && argc != 16) return 2; /* a 15th argument: check only (or cold=BYTES) */\n"
-            "    if (argc == 16 && !strncmp(argv[15], \"cold=\", 5)) arena_bytes = strtoull(argv[15] + 5, 0, 10), argc = 15;\n"
-            "    m = strtoul(argv[1], 0, 10); n = strtoul(argv[2], 0, 10); k = strtoul(argv[3], 0, 10);\n"
-            "    mr = atoi(argv[4]); nv = atoi(argv[5]); ku = atoi(argv[6]); packa = atoi(argv[11]); pf = atoi(argv[14]);\n"
-            "    memset(&cfg, 0, sizeof cfg);\n"
-            "    cfg.mr = mr; cfg.nv = nv; cfg.ku = ku; cfg.mc = atoi(argv[7]); cfg.ncp = atoi(argv[8]); cfg.kc = atoi(argv[9]);\n"
-            "    cfg.packb = atoi(argv[10]); cfg.split = argv[12][0]; cfg.order = argv[13][0];\n"
-            "%s"
-            "    if (getenv(\"TKTUNE_TEST_CRASH_MR\") && (unsigned)atoi(getenv(\"TKTUNE_TEST_CRASH_MR\")) == mr) raise(SIGSEGV);\n"
-            "    if (getenv(\"TKTUNE_TEST_HANG_MR\") && (unsigned)atoi(getenv(\"TKTUNE_TEST_HANG_MR\")) == mr) for (;;) {}\n"
-            "    CPU_ZERO(&set); CPU_SET(0, &set); sched_setaffinity(0, sizeof set, &set);\n"
-            "    /* (no workspace: a configuration runs in the plain entry's static buffer, as users' calls do) */\n"
-            "    a = falloc(m * k); b = falloc(k * n); c = falloc(m * n);\n"
-            "    if (!a || !b || !c) return 5;\n"
-            "    /* multiples of 1/4 in [-0.75, 0.75]: every sum below 2^20 terms is exact in float */\n"
-            "    for (i = 0; i < m * k; i++) a[i] = 0.25f * (float)((int)(i %% 7) - 3);\n"
-            "    for (i = 0; i < k * n; i++) b[i] = 0.25f * (float)((int)(i %% 5) - 2);\n"
+            "static float *dbuf; /* the bandwidth reading's buffer, kept while the probe serves */\n"
+            "/* the timed part of a measurement, on operands a (m x k), b (k x n) and c (m x n) */\n"
+            "static int timed(size_t m, size_t n, size_t k, unsigned mr, tki_gemm_cfg cfg, int row, size_t arena_bytes,\n"
+            "                 const float *a, const float *b, float *c, int check_only) {\n"
+            "    size_t reps, r, boff, slot; int s, ns, use = 0; double g[7], t0, t1, smp, bw0 = 0, bw1 = 0;\n"
+            "    tk_gemm_desc d;\n"
             "    memset(&d, 0, sizeof d);\n"
             "    d.transa = d.transb = TK_NO_TRANS; d.m = m; d.n = n; d.k = k; d.alpha = 1; d.a = a; d.lda = k;\n"
             "    d.b = b; d.ldb = n; d.c = c; d.ldc = n; d.nparts = 1;\n"
-            "%s"
-            "    if (row < 0) return 7;\n"
+            "    (void)row; /* (the exact probe's RUN() reads it) */\n"
             "    RUN();\n"
             "    if (getenv(\"TKTUNE_TEST_WRONG_MR\") && (unsigned)atoi(getenv(\"TKTUNE_TEST_WRONG_MR\")) == mr) c[m * n - 1] += 1;\n"
             "    if (check(a, b, c, m, n, k)) return 4;\n"
-            "    if (argc == 16) { printf(\"check=ok\\n\"); return 0; }\n"
-            "    /* cold: copies of A and B fill the arena slot by slot (written, so no page is the shared zero\n"
-            "     * page); a B larger than half the arena is out of cache by its own size and stays where it is */\n"
+            "    if (check_only) { printf(\"check=ok\\n\"); return 0; }\n"
+            "    /* cold: A and B from the arena, a slot further each call; a B larger than half the arena is\n"
+            "     * out of cache by its own size and stays where it is */\n"
             "    boff = (m * k + 15) / 16 * 16; /* B's offset in a slot: 64-byte aligned, as A */\n"
             "    slot = boff + (k * n + 15) / 16 * 16;\n"
             "    if (arena_bytes / 4 / slot >= 2) {\n"
-            "        nslots = arena_bytes / 4 / slot;\n"
-            "        if (!(arena = falloc(nslots * slot))) return 5;\n"
-            "        for (s = 0; (size_t)s < nslots; s++) {\n"
-            "            memcpy(arena + s * slot, a, m * k * 4); memcpy(arena + s * slot + boff, b, k * n * 4);\n"
-            "        }\n"
+            "        if (!arena_get(arena_bytes)) return 5;\n"
+            "        use = 1;\n"
             "    }\n"
-            "    if (arena_bytes) {\n"
+            "    if (arena_bytes && !dbuf) {\n"
             "        if (!(dbuf = falloc(5 * DRAM_CHUNK / 4))) return 5;\n"
             "        memset(dbuf, 0, 5 * DRAM_CHUNK); /* written: every page its own, none the shared zero page */\n"
             "    }\n"
-            "#define NEXT() do { if (arena) { d.a = arena + cur * slot; d.b = d.a + boff; cur = (cur + 1) %% nslots; } } while (0)\n"
+            "#define NEXT() do { if (use) { if (arena_pos + slot > arena_floats) arena_pos = 0;\\\n"
+            "    d.a = arena + arena_pos; d.b = d.a + boff; arena_pos += slot; } } while (0)\n"
             "    /* the first read only evicts the dirty lines of the fills above: their write-back halved it */\n"
-            "    if (dbuf) dram_read(dbuf), bw0 = dram_read(dbuf);\n"
+            "    if (arena_bytes) dram_read(dbuf), bw0 = dram_read(dbuf);\n"
             "    NEXT(); t0 = now(); RUN(); t1 = now() - t0;\n"
             "    /* samples of 4 ms unless tktune --sample-ms says otherwise (a test's quick runs) */\n"
             "    smp = getenv(\"TKTUNE_SAMPLE_MS\") ? atof(getenv(\"TKTUNE_SAMPLE_MS\")) * 1e-3 : 0.004;\n"
@@ -205,15 +214,57 @@ static int write_source(const char *path, const char *sym, const char *isa, int 
             "        for (r = 0; r < reps; r++) { NEXT(); RUN(); }\n"
             "        if (s >= 0) g[s] = 2.0 * m * n * k * reps / (now() - t0) * 1e-9;\n"
             "    }\n"
-            "    if (dbuf) bw1 = dram_read(dbuf);\n"
+            "    if (arena_bytes) bw1 = dram_read(dbuf);\n"
             "    /* tests: memory another machine keeps busy, as the reading shows it */\n"
             "    if (getenv(\"TKTUNE_TEST_BUSY_MR\") && (unsigned)atoi(getenv(\"TKTUNE_TEST_BUSY_MR\")) == mr) bw0 /= 4, bw1 /= 4;\n"
-            "    /* the timed calls computed right too (cold: the last slot, a copy of a and b) */\n"
-            "    if (check(a, b, c, m, n, k)) return 4;\n"
+            "    /* the timed calls computed right too (cold: on the last call's slot) */\n"
+            "    if (check(d.a, d.b, c, m, n, k)) return 4;\n"
             "    qsort(g, (size_t)ns, sizeof g[0], cmp);\n"
             "    printf(\"gflops=%%.2f spread=%%.3f\", g[ns / 2], (g[ns - 1 - ns / 4] - g[ns / 4]) / g[ns / 2]);\n"
-            "    if (dbuf) printf(\" dram=%%.1f\", bw0 < bw1 ? bw0 : bw1);\n"
+            "    if (arena_bytes) printf(\" dram=%%.1f\", bw0 < bw1 ? bw0 : bw1);\n"
             "    printf(\"\\n\");\n"
+            "    return 0;\n}\n"
+            "/* one measurement: argv as the file's head says */\n"
+            "static int measure(int argc, char **argv) {\n"
+            "    size_t m, n, k, i, arena_bytes = 0;\n"
+            "    unsigned mr, nv, ku, pf; int packa, rc; cpu_set_t set;\n"
+            "    tki_gemm_cfg cfg; float *a, *b, *c; int row;\n"
+            "    if (argc != 15 && argc != 16) return 2; /* a 15th argument: check only (or cold=BYTES) */\n"
+            "    if (argc == 16 && !strncmp(argv[15], \"cold=\", 5)) arena_bytes = strtoull(argv[15] + 5, 0, 10), argc = 15;\n"
+            "    m = strtoul(argv[1], 0, 10); n = strtoul(argv[2], 0, 10); k = strtoul(argv[3], 0, 10);\n"
+            "    mr = atoi(argv[4]); nv = atoi(argv[5]); ku = atoi(argv[6]); packa = atoi(argv[11]); pf = atoi(argv[14]);\n"
+            "    memset(&cfg, 0, sizeof cfg);\n"
+            "    cfg.mr = mr; cfg.nv = nv; cfg.ku = ku; cfg.mc = atoi(argv[7]); cfg.ncp = atoi(argv[8]); cfg.kc = atoi(argv[9]);\n"
+            "    cfg.packb = atoi(argv[10]); cfg.split = argv[12][0]; cfg.order = argv[13][0];\n"
+            "%s%s"
+            "    if (row < 0) return 7;\n"
+            "    if (getenv(\"TKTUNE_TEST_CRASH_MR\") && (unsigned)atoi(getenv(\"TKTUNE_TEST_CRASH_MR\")) == mr) raise(SIGSEGV);\n"
+            "    if (getenv(\"TKTUNE_TEST_HANG_MR\") && (unsigned)atoi(getenv(\"TKTUNE_TEST_HANG_MR\")) == mr) for (;;) {}\n"
+            "    CPU_ZERO(&set); CPU_SET(0, &set); sched_setaffinity(0, sizeof set, &set);\n"
+            "    /* (no workspace: a configuration runs in the plain entry's static buffer, as users' calls do) */\n"
+            "    a = falloc(m * k); b = falloc(k * n); c = falloc(m * n);\n"
+            "    rc = 5;\n"
+            "    if (a && b && c) {\n"
+            "        /* multiples of 1/4 in [-0.75, 0.75]: every sum below 2^20 terms is exact in float */\n"
+            "        for (i = 0; i < m * k; i++) a[i] = 0.25f * (float)((int)(i %% 7) - 3);\n"
+            "        for (i = 0; i < k * n; i++) b[i] = 0.25f * (float)((int)(i %% 5) - 2);\n"
+            "        rc = timed(m, n, k, mr, cfg, row, arena_bytes, a, b, c, argc == 16);\n"
+            "    }\n"
+            "    ffree(a, m * k); ffree(b, k * n); ffree(c, m * n);\n"
+            "    return rc;\n}\n"
+            "int main(int argc, char **argv) {\n"
+            "    char line[512], *av[17]; int ac;\n"
+            "    if (argc != 2 || strcmp(argv[1], \"serve\")) return measure(argc, argv);\n"
+            "    /* serving: one measurement per line of standard input (its arguments), each answered with its\n"
+            "     * output and a last line exit=STATUS; the arena and the bandwidth buffer stay mapped */\n"
+            "    while (fgets(line, sizeof line, stdin)) {\n"
+            "        char *t;\n"
+            "        av[0] = argv[0], ac = 1;\n"
+            "        for (t = strtok(line, \" \\n\"); t && ac < 16; t = strtok(0, \" \\n\")) av[ac++] = t;\n"
+            "        av[ac] = 0;\n"
+            "        printf(\"exit=%%d\\n\", measure(ac, av));\n"
+            "        fflush(stdout);\n"
+            "    }\n"
             "    return 0;\n}\n",
             lookup, exact ? "" : "    row = 0;\n");
     return fclose(f) == 0;
@@ -560,7 +611,7 @@ static void result_of(int st, const char *out, double timeout_s, char *result, s
     double spread = 0;
     int got;
     *gf = 0, *dram = 0;
-    if (st == -1) snprintf(result, cap, "result=timeout limit=%.0fs", timeout_s);
+    if (st == -1) snprintf(result, cap, "result=timeout limit=%gs", timeout_s);
     else if (st < 0) snprintf(result, cap, "result=error");
     else if (WIFSIGNALED(st)) snprintf(result, cap, "result=crash signal=%d", WTERMSIG(st));
     else if (WEXITSTATUS(st) == 4) snprintf(result, cap, "result=wrong");
@@ -600,6 +651,137 @@ static double dram_reference(void)
 
 int shape_noisy(void) { return g_noisy; }
 
+/* The probe that serves measurements here (`probe serve`, one argument list a line): started for a
+ * probe binary at its first measurement and kept until another binary's comes, so a cold arena is
+ * mapped and filled once, not once a measurement (a cold measurement of 2x3700x16 took 0.9 s, all
+ * but 7 ms of it the 1 GiB arena's mapping, fill and unmapping; a retune of spr's decode cells made
+ * 2430 of them in 2846 s, session 83). A probe that crashes or hangs takes only its measurement
+ * with it: the next starts a new one. Under a run prefix (an emulator, a board) each measurement
+ * is a process of its own, as before. */
+static struct {
+    pid_t pid; /* 0: none running */
+    int to, from;
+    char bin[1100];
+} g_srv;
+
+static void srv_close(int kill_it)
+{
+    int st;
+    if (!g_srv.pid) return;
+    if (kill_it) kill(g_srv.pid, SIGKILL);
+    close(g_srv.to), close(g_srv.from); /* a serving probe ends at the end of its input */
+    waitpid(g_srv.pid, &st, 0);
+    g_srv.pid = 0;
+}
+
+static int srv_start(const char *bin)
+{
+    int in[2], out[2];
+    if (pipe(in)) return 0;
+    if (pipe(out)) {
+        close(in[0]), close(in[1]);
+        return 0;
+    }
+    /* no other child (a compile, tkgen) holds the probe's input open: it ends when this end closes */
+    fcntl(in[1], F_SETFD, FD_CLOEXEC), fcntl(out[0], F_SETFD, FD_CLOEXEC);
+    pid_t pid = fork();
+    if (pid < 0) {
+        close(in[0]), close(in[1]), close(out[0]), close(out[1]);
+        return 0;
+    }
+    if (pid == 0) {
+        dup2(in[0], 0), dup2(out[1], 1);
+        close(in[0]), close(in[1]), close(out[0]), close(out[1]);
+        execl(bin, bin, "serve", (char *)NULL);
+        _exit(127);
+    }
+    close(in[0]), close(out[1]);
+    g_srv.pid = pid, g_srv.to = in[1], g_srv.from = out[0];
+    snprintf(g_srv.bin, sizeof g_srv.bin, "%s", bin);
+    return 1;
+}
+
+/* One measurement by the serving probe: its output in out, and its status as run_limited gives it
+ * (an exit status, a crash's signal, -1 on timeout, -2 when no probe could start). */
+static int srv_run(const char *bin, char *const argv[], double timeout_s, char *out, size_t cap)
+{
+    char line[512] = "", buf[4096];
+    size_t len = 0, got = 0;
+    int st;
+    if (g_srv.pid && strcmp(g_srv.bin, bin)) srv_close(0);
+    if (!g_srv.pid && !srv_start(bin)) return -2;
+    for (int i = 1; argv[i]; i++)
+        len += (size_t)snprintf(line + len, sizeof line - len, "%s%s", i > 1 ? " " : "", argv[i]);
+    snprintf(line + len, sizeof line - len, "\n");
+    double t0 = tune_now();
+    /* a write to a probe that has just crashed fails (EPIPE), and its status below says why: SIGPIPE
+     * is held off meanwhile, and taken if it came, so tktune goes on (blocked, not ignored: an
+     * ignored signal stays so in every program tktune starts later) */
+    sigset_t pipe_sig, was;
+    sigemptyset(&pipe_sig), sigaddset(&pipe_sig, SIGPIPE);
+    sigprocmask(SIG_BLOCK, &pipe_sig, &was);
+    for (size_t done = 0, n = strlen(line); done < n;) {
+        ssize_t w = write(g_srv.to, line + done, n - done);
+        if (w < 0 && errno == EINTR) continue;
+        if (w < 0 && errno == EPIPE) {
+            struct timespec none = {0, 0};
+            sigtimedwait(&pipe_sig, NULL, &none);
+        }
+        if (w <= 0) break;
+        done += (size_t)w;
+    }
+    sigprocmask(SIG_SETMASK, &was, NULL);
+    /* its answer: the output, then a line exit=STATUS */
+    int ended = 0;
+    for (;;) {
+        char *end = NULL;
+        buf[got] = 0;
+        for (char *at = buf; (at = strstr(at, "exit=")) != NULL; at++)
+            if ((at == buf || at[-1] == '\n') && strchr(at, '\n')) {
+                end = at;
+                break;
+            }
+        if (end) {
+            int code = atoi(end + 5);
+            *end = 0;
+            snprintf(out, cap, "%s", buf);
+            return (code & 0xff) << 8; /* as waitpid reports an exit */
+        }
+        double left = timeout_s - (tune_now() - t0);
+        if (left <= 0) {
+            srv_close(1);
+            out[0] = 0;
+            return -1;
+        }
+        if (got == sizeof buf - 1) break; /* talk past any answer: stopped, its output unreadable */
+        struct pollfd pf = {g_srv.from, POLLIN, 0};
+        if (poll(&pf, 1, left < 1 ? (int)(left * 1e3) + 1 : 1000) < 0 && errno != EINTR) break;
+        if (!(pf.revents & (POLLIN | POLLHUP | POLLERR))) continue;
+        ssize_t r = read(g_srv.from, buf + got, sizeof buf - 1 - got);
+        if (r < 0 && errno == EINTR) continue;
+        if (r <= 0) {
+            ended = r == 0;
+            break;
+        }
+        got += (size_t)r;
+    }
+    /* no answer: it ended, and its status says how (a crash's signal), or it is stopped here */
+    buf[got] = 0;
+    snprintf(out, cap, "%s", buf);
+    if (!ended) kill(g_srv.pid, SIGKILL);
+    close(g_srv.to), close(g_srv.from);
+    if (waitpid(g_srv.pid, &st, 0) != g_srv.pid) st = -2;
+    g_srv.pid = 0;
+    return ended ? st : 0; /* (0: an exit with output result_of cannot read) */
+}
+
+/* one run of the probe p with argv: served here, or a process of its own under a run prefix */
+static int probe_run(const shape_probe *p, char *const argv[], char *out, size_t cap)
+{
+    if (p->o->run_prefix && *p->o->run_prefix) return run_limited(p->o->run_prefix, argv, p->o->timeout_s, out, cap);
+    return srv_run(p->bin, argv, p->o->timeout_s, out, cap);
+}
+
 double shape_measure(const shape_probe *p, const tkt_row *r, unsigned long long m, unsigned long long n,
                      unsigned long long k, int cold, int rep, int *fresh)
 {
@@ -616,7 +798,7 @@ double shape_measure(const shape_probe *p, const tkt_row *r, unsigned long long 
     }
     probe_args(p, r, m, n, k, a, argv, cold ? 2 : 0);
     for (int attempt = 1;; attempt++) {
-        int st = run_limited(o->run_prefix, argv, o->timeout_s, out, sizeof out);
+        int st = probe_run(p, argv, out, sizeof out);
         result_of(st, out, o->timeout_s, result, sizeof result, &gf, &dram);
         double ref = dram > 0 ? dram_reference() : 0;
         dram_add(dram);
@@ -641,7 +823,7 @@ int shape_check(const shape_probe *p, const tkt_row *r, unsigned long long m, un
     double gf, dram;
     full_key(p->isa, r, m, n, k, key, sizeof key);
     probe_args(p, r, m, n, k, a, argv, 1);
-    int st = run_limited(p->o->run_prefix, argv, p->o->timeout_s, out, sizeof out);
+    int st = probe_run(p, argv, out, sizeof out);
     result_of(st, out, p->o->timeout_s, result, sizeof result, &gf, &dram);
     append(p, "check", key, 0, result);
     return !strcmp(result, "result=ok");

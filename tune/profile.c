@@ -385,7 +385,7 @@ int profile_level0(const profile_opts *o, const isa_desc *isa, const cand_l0 *ca
             snprintf(aku, sizeof aku, "%u", cands[i].ku);
             int st = run_limited(o->run_prefix, argv, o->timeout_s, out, sizeof out);
             double spread;
-            if (st == -1) snprintf(result[i], sizeof result[i], "result=timeout limit=%.0fs", o->timeout_s);
+            if (st == -1) snprintf(result[i], sizeof result[i], "result=timeout limit=%gs", o->timeout_s);
             else if (st < 0) snprintf(result[i], sizeof result[i], "result=error");
             else if (WIFSIGNALED(st)) snprintf(result[i], sizeof result[i], "result=crash signal=%d", WTERMSIG(st));
             else if (WEXITSTATUS(st) != 0) snprintf(result[i], sizeof result[i], "result=failed exit=%d", WEXITSTATUS(st));
