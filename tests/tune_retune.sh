@@ -39,11 +39,13 @@ grep -q '^phases (s): machine .*level 0 .*measure .*total' "$work/w/report.txt" 
   bad "report: $(cat "$work/w/report.txt" 2>/dev/null | tail -3)"
 no_tall "$out"
 # the probe's cold mode (decode cells): A and B come from a further slot of the arena on every call,
-# and the timed calls' result is checked too (a slot's B taken from the wrong place fails it)
-set -- $(awk '$1 == "columns" { for (i = 2; i <= NF; i++) c[$i] = i } $1 == "row" { r = $0 }
-  END { $0 = r; split($c["tile"], t, "x"); print t[1], t[2], $c["ku"], $c["mc"], $c["nc"] / t[2], $c["kc"],
-    ($c["packb"] == "yes"), ($c["packa"] != "no"), $c["split"], $c["order"], $c["pf"] }' "$out")
-# (the generic probes come in chunks of the run's points: the catch-all's kernel is in one of them)
+# and the timed calls' result is checked too (a slot's B taken from the wrong place fails it). The
+# configuration is one the first run measured through a generic probe: a probe compiles only its
+# candidates' kernels, and the generic probes come in chunks of the run's points, one of which has it
+set -- $(awk '/ level=full / && / rep=0 result=ok / && !/ path=literal / && !/ operands=cold / && !/ pf=/ {
+    for (i = 1; i <= NF; i++) { split($i, kv, "="); v[kv[1]] = kv[2] }
+    split(v["tile"], t, "x"); sub(/vec$/, "", t[2])
+    print t[1], t[2], v["ku"], v["mc"], v["nc"], v["kc"], v["packb"], (v["form"] == "packed"), v["split"], v["order"], 0; exit }' "$log")
 for probe in "$work"/w/full*/probe; do
   "$probe" 33 70 41 "$1" "$2" "$3" "$4" "$5" "$6" "$7" "$8" "$9" "${10}" "${11}" cold=1048576 > "$work/cold" 2>&1 && break
 done

@@ -35,14 +35,16 @@
  * the table's first `exact` rows are exact-shape rows, and RUN() calls the plain instance
  * (tk_gemm_f32's, every argument in a register) of the one that has that configuration
  * (exact_probe_build). */
-static int write_source(const char *path, const char *sym, const char *isa, int exact, const tkt_row *rows)
+static int write_source(const char *path, const char *sym, const char *isa, int exact, const tkt_row *rows,
+                        const char *const want[3])
 {
     FILE *f = fopen(path, "w");
     if (!f) return 0;
     char header[64];
     snprintf(header, sizeof header, "gemm_f32_%s", sym);
     write_probe_prelude(f, exact ? "times one exact-shape instance of its table on its shape"
-                                 : "times one configuration of the generated driver on one shape", header, isa, !exact);
+                                 : "times one configuration of the generated driver on one shape", header, isa, !exact,
+                        want);
     if (exact) {
         /* found by its decisions, not by kernel pointers: the kernel lists would compile every
          * kernel of the ISA into the probe. The prefetch distance is the one decision the
@@ -297,6 +299,31 @@ unsigned long long shape_cold_bytes(const profile_opts *o, const tkt_table *t)
     return tkb_cold_buffer_for(t->l3 > t->l2 ? t->l3 : t->l2, !o->run_prefix);
 }
 
+/* The kernels a generic probe may be asked for, those of rows[] (the candidates), as the conditions
+ * write_probe_prelude takes: packed (every form but the dot form runs its packed kernel), direct
+ * and dot; NULL (every kernel) when they would not fit. */
+static const char *const *probe_want(const isa_desc *isa, const tkt_row *rows, int n)
+{
+    static char list[3][65536];
+    static const char *want[3];
+    char term[128];
+    for (int l = 0; l < 3; l++) snprintf(list[l], sizeof list[l], "0");
+    for (int i = 0; i < n; i++) {
+        const tkt_row *r = &rows[i];
+        int dot = r->packa == TKT_DOT;
+        snprintf(term, sizeof term, " || (mr == %u && nv == %u && ku == %u && pf == %u)", r->mr,
+                 isa->vla || dot ? r->nr : r->nr / isa->lanes, r->ku, r->pf);
+        for (int l = 0; l < 3; l++) {
+            if (l == 0 ? dot : l == 1 ? dot || r->packa : !dot) continue;
+            if (strstr(list[l], term)) continue;
+            if (strlen(list[l]) + strlen(term) + 1 > sizeof list[l]) return NULL;
+            strcat(list[l], term);
+        }
+    }
+    for (int l = 0; l < 3; l++) want[l] = list[l];
+    return want;
+}
+
 int shape_probe_build(shape_probe *p, const profile_opts *o, const isa_desc *isa, const tkt_table *t,
                       const tkt_row *rows, int nrows, const char *sub, int compile)
 {
@@ -334,7 +361,7 @@ int shape_probe_build(shape_probe *p, const profile_opts *o, const isa_desc *isa
     snprintf(src, sizeof src, "%s/probe.c", gen);
     snprintf(p->bin, sizeof p->bin, "%s/probe", gen);
     p->exact = 0;
-    if (!write_source(src, sym, isa->name, 0, NULL)) {
+    if (!write_source(src, sym, isa->name, 0, NULL, probe_want(isa, rows, nrows))) {
         fprintf(stderr, "tktune: cannot write %s\n", src);
         return 0;
     }
@@ -376,7 +403,7 @@ int exact_probe_build(shape_probe *p, const profile_opts *o, const isa_desc *isa
     cpu_symbol(t->cpu, sym, sizeof sym);
     snprintf(src, sizeof src, "%s/probe.c", dir);
     snprintf(p->bin, sizeof p->bin, "%s/probe", dir);
-    if (!write_source(src, sym, isa->name, et.n - 1, et.rows)) {
+    if (!write_source(src, sym, isa->name, et.n - 1, et.rows, NULL)) {
         fprintf(stderr, "tktune: cannot write %s\n", src);
         return 0;
     }

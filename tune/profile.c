@@ -131,7 +131,8 @@ int log_has(const char *log, const char *cpu, const char *key)
     return found;
 }
 
-void write_probe_prelude(FILE *f, const char *what, const char *header, const char *isa, int lists)
+void write_probe_prelude(FILE *f, const char *what, const char *header, const char *isa, int lists,
+                         const char *const want[3])
 {
     fprintf(f,
             "/* written by tktune: %s */\n"
@@ -143,24 +144,34 @@ void write_probe_prelude(FILE *f, const char *what, const char *header, const ch
     /* the kernel lists: every kernel they name is compiled into the probe (an exact-shape probe,
      * whose instances carry their own kernels, compiled in 20 s with them and 13 without) */
     if (!lists) return;
+    /* An entry whose kernel the probe is not asked for holds no pointer to it, and the compiler
+     * never emits that kernel (want[]: a constant condition on mr, nv, ku and pf per list). The
+     * header carries every tile of the CPU's table as well as the candidates, and a generic probe
+     * of spr's 4-row decode cells compiled them all: 150 of a band's 175 s of retune, the 4.4 MB
+     * probe then asked for 9 kernels. */
     fprintf(f,
             "typedef struct { tki_ukr_fn f; const char *name; unsigned mr, nv, ku, pf; } entry;\n"
-            "#define E(name, mr, nv, ku, pf) {name, #name, mr, nv, ku, pf},\n"
-            "static const entry packed[] = { TKI_UKR_LIST_F32_%s(E) {0, 0, 0, 0, 0, 0} };\n"
-            "static const entry direct[] = { TKI_UKR_DIRECT_LIST_F32_%s(E) {0, 0, 0, 0, 0, 0} };\n"
-            "static const entry sweep[] = { TKI_UKR_SWEEP_LIST_F32_%s(E) {0, 0, 0, 0, 0, 0} };\n"
-            "static const entry dot[] = { TKI_UKR_DOT_LIST_F32_%s(E) {0, 0, 0, 0, 0, 0} };\n"
+            "#define WANT_PACKED(mr, nv, ku, pf) (%s)\n"
+            "#define WANT_DIRECT(mr, nv, ku, pf) (%s)\n"
+            "#define WANT_DOT(mr, nv, ku, pf) (%s)\n"
+            "#define EP(name, mr, nv, ku, pf) {WANT_PACKED(mr, nv, ku, pf) ? name : 0, #name, mr, nv, ku, pf},\n"
+            "#define ED(name, mr, nv, ku, pf) {WANT_DIRECT(mr, nv, ku, pf) ? name : 0, #name, mr, nv, ku, pf},\n"
+            "#define EO(name, mr, nv, ku, pf) {WANT_DOT(mr, nv, ku, pf) ? name : 0, #name, mr, nv, ku, pf},\n"
+            "static const entry packed[] = { TKI_UKR_LIST_F32_%s(EP) {0, 0, 0, 0, 0, 0} };\n"
+            "static const entry direct[] = { TKI_UKR_DIRECT_LIST_F32_%s(ED) {0, 0, 0, 0, 0, 0} };\n"
+            "static const entry sweep[] = { TKI_UKR_SWEEP_LIST_F32_%s(ED) {0, 0, 0, 0, 0, 0} };\n"
+            "static const entry dot[] = { TKI_UKR_DOT_LIST_F32_%s(EO) {0, 0, 0, 0, 0, 0} };\n"
             /* each direct kernel on a last row of one, and its sweep (the generator's <kernel>_row1) */
-            "#define R1(name, mr, nv, ku, pf) {name##_row1, #name \"_row1\", mr, nv, ku, pf},\n"
-            "#define R1S(name, mr, nv, ku, pf) {name##_row1_sweep, #name \"_row1_sweep\", mr, nv, ku, pf},\n"
+            "#define R1(name, mr, nv, ku, pf) {WANT_DIRECT(mr, nv, ku, pf) ? name##_row1 : 0, #name \"_row1\", mr, nv, ku, pf},\n"
+            "#define R1S(name, mr, nv, ku, pf) {WANT_DIRECT(mr, nv, ku, pf) ? name##_row1_sweep : 0, #name \"_row1_sweep\", mr, nv, ku, pf},\n"
             "static const entry row1[] = { TKI_UKR_DIRECT_LIST_F32_%s(R1) {0, 0, 0, 0, 0, 0} };\n"
             "static const entry row1_sweep[] = { TKI_UKR_DIRECT_LIST_F32_%s(R1S) {0, 0, 0, 0, 0, 0} };\n"
             /* found by their decisions: a list may hold more kernels than a probe asks for, so a
-             * position in it says nothing */
+             * position in it says nothing; one left out has no pointer, and is not found */
             "static const entry *find_entry(const entry *e, unsigned mr, unsigned nv, unsigned ku, unsigned pf) {\n"
-            "    for (; e->f; e++) if (e->mr == mr && e->nv == nv && e->ku == ku && e->pf == pf) return e;\n"
+            "    for (; e->name; e++) if (e->f && e->mr == mr && e->nv == nv && e->ku == ku && e->pf == pf) return e;\n"
             "    return 0;\n}\n",
-            isa, isa, isa, isa, isa, isa);
+            want ? want[0] : "1", want ? want[1] : "1", want ? want[2] : "1", isa, isa, isa, isa, isa, isa);
 }
 
 void probe_compile_cmd(const profile_opts *o, const isa_desc *isa, const char *gen_dir, const char *src, const char *bin,
@@ -183,7 +194,7 @@ static int write_probe_source(const char *path, const isa_desc *isa)
     char header[64];
     if (!f) return 0;
     snprintf(header, sizeof header, "ukr_f32_%s", isa->name);
-    write_probe_prelude(f, "times one microkernel of the generated list, L1-resident operands", header, isa->name, 1);
+    write_probe_prelude(f, "times one microkernel of the generated list, L1-resident operands", header, isa->name, 1, NULL);
     fprintf(f,
             "int main(int argc, char **argv) {\n"
             "    int form, idx; size_t kc, nr, i; long calls, c; double g[9], t0; cpu_set_t set; float *a, *b, *cc; tki_ukr_aux aux; const entry *e;\n"

@@ -41,8 +41,10 @@ int profile_level0(const profile_opts *o, const isa_desc *isa, const cand_l0 *ca
                    const unsigned long long *kcs);
 /* The start every probe source shares: includes, the generated `header`, now() and a qsort
  * comparison; with `lists`, the packed[], direct[], sweep[] and dot[] kernel lists of the ISA (naming a
- * kernel compiles it into the probe). */
-void write_probe_prelude(FILE *f, const char *what, const char *header, const char *isa, int lists);
+ * kernel compiles it into the probe), each entry's kernel there only where want[] (C conditions on
+ * mr, nv, ku and pf for the packed, direct and dot lists; NULL: every kernel) holds. */
+void write_probe_prelude(FILE *f, const char *what, const char *header, const char *isa, int lists,
+                         const char *const want[3]);
 /* The command line probe_compile runs, in cmd. */
 void probe_compile_cmd(const profile_opts *o, const isa_desc *isa, const char *gen_dir, const char *src, const char *bin,
                        char *cmd, size_t cap);
