@@ -36,17 +36,18 @@ printf 'columns cpu family isa fallback match\ncpu x86-64-v4 x86 avx512f generic
 out=$("$tkgen" build --root "$work/root" --cpus x86-64-v4,generic --default x86-64-v4 --out "$work/out" --m4 "$m4" 2>&1); rc=$?
 if [ $rc -eq 0 ] && tail -n 1 "$work/root/tuning_tables/x86/x86-64-v4.tkt" | grep -q ' no$'; then ok; else bad "direct catch-all: exit $rc: $out"; fi
 # `tkgen check` takes a table as the build instantiates it: that direct catch-all checks, and rows
-# that parse but overflow once cut (40 direct range rows of 14-row tiles: 14 rows each) fail the
-# check with the row's line, as they fail the build (the tuner checks what it writes this way)
+# that parse but overflow once cut (80 direct range rows of 14-row tiles: 14 rows each, so the 74th
+# passes MAXROWS, 1024) fail the check with the row's line, as they fail the build (the tuner checks
+# what it writes this way)
 "$tkgen" check --root "$work/root" "$work/root/tuning_tables/x86/x86-64-v4.tkt" > "$work/o" 2>&1 && ok ||
   bad "check of the direct catch-all: $(cat "$work/o")"
 f="$work/cut_rows.tkt"
 sed -n '1,/^columns/p' "$root/tuning_tables/x86/x86-64-v4.tkt" > "$f"
-for n in $(seq 100 139); do echo "row 1..20 $n * 14x32 4 14 32 512 no n n modelled no"; done >> "$f"
+for n in $(seq 100 179); do echo "row 1..20 $n * 14x32 4 14 32 512 no n n modelled no"; done >> "$f"
 tail -n 1 "$root/tuning_tables/x86/x86-64-v4.tkt" >> "$f"
-line=$(grep -n '^row 1..20 132 ' "$f" | cut -d: -f1)
+line=$(grep -n '^row 1..20 173 ' "$f" | cut -d: -f1)
 out=$("$tkgen" check --root "$root" "$f" 2>&1); rc=$?
-case "$rc:$out" in 1:*"$f:$line: more than 448 rows once the direct rows are cut"*) ok ;; *) bad "cut rows past 448: exit $rc: $out" ;; esac
+case "$rc:$out" in 1:*"$f:$line: more than 1024 rows once the direct rows are cut"*) ok ;; *) bad "cut rows past 1024: exit $rc: $out" ;; esac
 # `tkgen ukr` takes the tile lists a retune's probe names: more than 255 distinct tiles (spr's 421
 # grid cells came to 261 packed and 258 direct ones) all become kernels; past its limit it says so
 tiles=$(for p in "" p8; do for u in 1 2 4 8 16; do for m in $(seq 1 30); do printf '%sx1x%s%s,' "$m" "$u" "$p"; done; done; done)
