@@ -13,7 +13,7 @@
  * table's decode rows were chosen for weights streamed from memory and are judged so. --warm
  * measures every shape in cache instead.
  * The sweep's fastest three, the models' picks and the table's row are measured again in paired
- * rounds (see MAX_ROUNDS below); the oracle's best is the one that stands best against the others in
+ * rounds (EVALUATE_MAX_ROUNDS at most); the oracle's best is the one that stands best against the others in
  * those rounds; the model's and the table's ratios to it are printed per shape, with the median
  * (model) and the mean and worst (table). */
 #include "evaluate.h"
@@ -36,7 +36,6 @@
  * most), and its prefetching twins where B is streamed: 2048 at most; 512 cut it short once
  * unrolls came in (static: about 50 MB, touched as far as the shapes use them) */
 #define MAXCAND 2048
-#define MAX_ROUNDS 9 /* paired rounds after the sweep: 5 unless --rounds says (an odd count: one median) */
 
 /* one configuration of the oracle space as a table row */
 static tkt_row oracle_row(const isa_desc *isa, const cand_caps *k, const cand_l0 *c, unsigned long long kc)
@@ -77,7 +76,7 @@ int evaluate_run(const profile_opts *po, const char *shapes, const isa_desc *isa
     static measured_l0 ml[4096];
     static tkt_row cand[MAXSHAPES][MAXCAND], all[MAXSHAPES * 8];
     static int ncand[MAXSHAPES], model_at[2][MAXSHAPES], table_at[MAXSHAPES], cold[MAXSHAPES];
-    static double gf[MAXSHAPES][MAXCAND], first[MAXSHAPES][MAXCAND], again[MAX_ROUNDS][MAXSHAPES][MAXCAND];
+    static double gf[MAXSHAPES][MAXCAND], first[MAXSHAPES][MAXCAND], again[EVALUATE_MAX_ROUNDS][MAXSHAPES][MAXCAND];
     static double score[MAXSHAPES][MAXCAND];
     static char elog[1200];
     static char remeasure[MAXSHAPES][MAXCAND];
@@ -181,12 +180,12 @@ int evaluate_run(const profile_opts *po, const char *shapes, const isa_desc *isa
                     again[rep - 1][s][j] = shape_measure(&sp, &cand[s][j], mnk[s][0], mnk[s][1], mnk[s][2], cold[s], rep, &fresh);
             }
     for (int s = 0; s < ns; s++) {
-        double fastest[MAX_ROUNDS] = {0};
+        double fastest[EVALUATE_MAX_ROUNDS] = {0};
         for (int r = 0; r < rounds; r++)
             for (int i = 0; i < ncand[s]; i++)
                 if (remeasure[s][i] && again[r][s][i] > fastest[r]) fastest[r] = again[r][s][i];
         for (int j = 0; j < ncand[s]; j++) {
-            double rel[MAX_ROUNDS], rate[MAX_ROUNDS];
+            double rel[EVALUATE_MAX_ROUNDS], rate[EVALUATE_MAX_ROUNDS];
             if (!remeasure[s][j]) {
                 gf[s][j] = first[s][j], score[s][j] = 0;
                 continue;

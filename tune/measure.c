@@ -691,14 +691,17 @@ static struct {
     char bin[1100];
 } g_srv;
 
-static void srv_close(int kill_it)
+/* Ends the serving probe (killed first with kill_it); returns its status as waitpid gives it, -2
+ * when none could be read */
+static int srv_close(int kill_it)
 {
-    int st;
-    if (!g_srv.pid) return;
+    int st = -2;
+    if (!g_srv.pid) return st;
     if (kill_it) kill(g_srv.pid, SIGKILL);
     close(g_srv.to), close(g_srv.from); /* a serving probe ends at the end of its input */
-    waitpid(g_srv.pid, &st, 0);
+    if (waitpid(g_srv.pid, &st, 0) != g_srv.pid) st = -2;
     g_srv.pid = 0;
+    return st;
 }
 
 static int srv_start(const char *bin)
@@ -795,10 +798,7 @@ static int srv_run(const char *bin, char *const argv[], double timeout_s, char *
     /* no answer: it ended, and its status says how (a crash's signal), or it is stopped here */
     buf[got] = 0;
     snprintf(out, cap, "%s", buf);
-    if (!ended) kill(g_srv.pid, SIGKILL);
-    close(g_srv.to), close(g_srv.from);
-    if (waitpid(g_srv.pid, &st, 0) != g_srv.pid) st = -2;
-    g_srv.pid = 0;
+    st = srv_close(!ended);
     return ended ? st : 0; /* (0: an exit with output result_of cannot read) */
 }
 

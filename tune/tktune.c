@@ -94,9 +94,9 @@ int main(int argc, char **argv)
         else if (!strcmp(argv[i], "--shapes-only")) shapes_only = 1;
         else if (!strcmp(argv[i], "--warm")) warm = 1;
         else if (!strcmp(argv[i], "--rounds") && i + 1 < argc) {
-            /* evaluate's paired rounds: an odd count (each score a median), at most 9 */
+            /* evaluate's paired rounds: an odd count (each score a median) */
             rounds = atoi(argv[++i]);
-            if (rounds < 1 || rounds > 9 || rounds % 2 == 0) usage();
+            if (rounds < 1 || rounds > EVALUATE_MAX_ROUNDS || rounds % 2 == 0) usage();
         }
         else if (!strcmp(argv[i], "--max-dim") && i + 1 < argc) max_dim = atof(argv[++i]);
         else if (!strcmp(argv[i], "--rows") && i + 1 < argc) {
